@@ -1,5 +1,7 @@
-"""The layer mixin: JAX layers need nothing beyond the core `Layer`."""
+"""The layer mixin: Jax layers need nothing beyond the core `Layer`."""
+
+from lamina.backend.layer_mixin import LayerMixin
 
 
-class JaxLayerMixin:
-    """Empty: JAX state is explicit, carried by `stateless_call`."""
+class JaxLayerMixin(LayerMixin):
+    """No module system to join: the core hooks' defaults are enough."""

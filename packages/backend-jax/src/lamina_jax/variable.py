@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 
 from lamina.ops.dtypes import to_numpy_dtype
@@ -14,6 +15,12 @@ class JaxVariable(Variable):
     """A `lamina.Variable` whose state is a `jax.Array`."""
 
     _array: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # A layer may build inside a trace (compute_output_spec runs under eval_shape):
+        # the initial value depends on nothing traced, so compute it for real.
+        with jax.ensure_compile_time_eval():
+            super().__init__(*args, **kwargs)
 
     def _initialize(self, value: Any) -> None:
         self._array = value

@@ -1,5 +1,7 @@
-"""The layer mixin: NumPy layers need nothing beyond the core `Layer`."""
+"""The layer mixin: Numpy layers need nothing beyond the core `Layer`."""
+
+from lamina.backend.layer_mixin import LayerMixin
 
 
-class NumpyLayerMixin:
-    """Empty: NumPy has no module system of its own to join."""
+class NumpyLayerMixin(LayerMixin):
+    """No module system to join: the core hooks' defaults are enough."""

@@ -150,3 +150,7 @@ STATELESS_SCOPE: contextvars.ContextVar[Any] = contextvars.ContextVar(
 SYMBOLIC_SCOPE: contextvars.ContextVar[Any] = contextvars.ContextVar(
     "lamina_symbolic_scope", default=None
 )
+# Inside a mixed-precision layer's call: the dtype float variables are read in.
+AUTOCAST_DTYPE: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "lamina_autocast_dtype", default=None
+)

@@ -23,6 +23,8 @@ from .protocols.random import RandomOps
 if TYPE_CHECKING:
     from lamina.variables.variable import Variable
 
+    from .layer_mixin import LayerMixin
+
 
 @dataclasses.dataclass(frozen=True, repr=False, eq=False)
 class ModuleBackend:
@@ -39,7 +41,7 @@ class ModuleBackend:
     image: ImageOps
     random: RandomOps
     variable_class: type[Variable]
-    layer_mixin: type
+    layer_mixin: type[LayerMixin]
     step_compiler: StepCompiler
     api_version: tuple[int, int] = BACKEND_API
 

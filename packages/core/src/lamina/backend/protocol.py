@@ -23,6 +23,8 @@ from .protocols.random import RandomOps
 if TYPE_CHECKING:
     from lamina.variables.variable import Variable
 
+    from .layer_mixin import LayerMixin
+
 BACKEND_API = (1, 0)
 """The protocol version this core speaks; a backend must share the major number."""
 
@@ -91,7 +93,7 @@ class Backend(Protocol):
         ...
 
     @property
-    def layer_mixin(self) -> type:
+    def layer_mixin(self) -> type[LayerMixin]:
         """A base class mixed into `lamina.layers.Layer` (``torch.nn.Module`` on PyTorch)."""
         ...
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.config import NAME_SCOPE
+from lamina.backend.config import AUTOCAST_DTYPE, NAME_SCOPE
 from lamina.ops import dtypes
 from lamina.variables.scopes import get_stateless_scope
 
@@ -131,13 +131,24 @@ class Variable:
 
     @property
     def value(self) -> Any:
-        """The current value as a native tensor (the scoped value in a StatelessScope)."""
+        """The current value as a native tensor (the scoped value in a StatelessScope).
+
+        Inside a mixed-precision layer's call, float variables with `autocast` read in the
+        layer's compute dtype.
+        """
         scope = get_stateless_scope()
+        value = None
         if scope is not None:
-            scoped = scope.get_current_value(self)
-            if scoped is not None:
-                return scoped
-        return self._stored_value()
+            value = scope.get_current_value(self)
+        if value is None:
+            value = self._stored_value()
+        cast_to = AUTOCAST_DTYPE.get()
+        if cast_to is not None and self.autocast and self._dtype in dtypes.FLOATS:
+            if cast_to != self._dtype:
+                from lamina.ops.core.conversion import cast
+
+                value = cast(value, cast_to)
+        return value
 
     @property
     def dtype(self) -> str:

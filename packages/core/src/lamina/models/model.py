@@ -1,0 +1,154 @@
+"""`Model`: a `Layer` that trains, saves and describes itself.
+
+``Model(inputs, outputs)`` makes a functional model (`Functional`); subclassing `Model` and
+defining `call` makes a subclassed one; `Sequential` stacks layers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lamina.layers.layer import Layer
+from lamina.trainers.trainer import Trainer
+
+
+class Model(Trainer, Layer):
+    """A layer with training (`compile`/`fit`/`evaluate`/`predict`) and saving.
+
+    Example:
+        >>> inputs = lamina.Input((784,))
+        >>> outputs = lamina.layers.Dense(10)(inputs)
+        >>> model = lamina.Model(inputs, outputs)
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Model:
+        if cls is Model and _is_functional_call(args, kwargs):
+            from lamina.models.functional import Functional
+
+            return Functional.__new__(Functional, *args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)  # type: ignore[return-value]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args:
+            raise ValueError(
+                f"{type(self).__name__} takes keyword arguments only (or `inputs, outputs` for "
+                f"a functional model). Received positional arguments: {args!r}"
+            )
+        Layer.__init__(self, **kwargs)
+        Trainer.__init__(self)
+
+    @property
+    def layers(self) -> list[Layer]:
+        """The model's direct sublayers, in the order they were tracked."""
+        return self._layers
+
+    def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
+        """A sublayer by `name` or by `index` in `layers`.
+
+        Raises:
+            ValueError: neither or both are given, or nothing matches.
+        """
+        if (name is None) == (index is None):
+            raise ValueError(
+                "Provide exactly one of `name` and `index`. "
+                f"Received: name={name!r}, index={index!r}"
+            )
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(
+                    f"Argument `index` is out of range: model {self.name!r} has "
+                    f"{len(layers)} layers. Received: index={index}"
+                )
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(
+            f"No layer named {name!r} in model {self.name!r}. "
+            f"Available: {[layer.name for layer in layers]}"
+        )
+
+    def summary(
+        self,
+        line_length: int | None = None,
+        positions: list[float] | None = None,
+        print_fn: Any = None,
+        expand_nested: bool = False,
+        show_trainable: bool = False,
+        layer_range: Any = None,
+    ) -> None:
+        """Print a table of layers, output shapes and parameter counts."""
+        from lamina.models.summary import print_summary
+
+        print_summary(
+            self,
+            line_length=line_length,
+            positions=positions,
+            print_fn=print_fn,
+            expand_nested=expand_nested,
+            show_trainable=show_trainable,
+            layer_range=layer_range,
+        )
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's config as a JSON string (`model_from_json` reads it)."""
+        from lamina.saving.serialization import serialize_lamina_object
+
+        return json.dumps(serialize_lamina_object(self), **kwargs)
+
+    def save(self, filepath: Any, overwrite: bool = True, zipped: bool | None = None) -> None:
+        """Save architecture, weights, compile config and optimizer state (``.lamina``)."""
+        from lamina.saving.facade import save_model
+
+        save_model(self, filepath, overwrite=overwrite, zipped=zipped)
+
+    def save_weights(
+        self, filepath: Any, overwrite: bool = True, max_shard_size: float | None = None
+    ) -> None:
+        """Save the weights to a ``.weights.h5`` file (sharded past `max_shard_size` MB)."""
+        from lamina.saving.facade import save_weights
+
+        save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> Any:
+        """Load weights saved by `save_weights`; an unbuilt model restores on build."""
+        from lamina.saving.facade import load_weights
+
+        return load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def build(self, input_shape: Any = None) -> None:
+        """Create the variables by tracing `call` on inputs of `input_shape`."""
+        if input_shape is not None and type(self).call is not Model.call:
+            from lamina import tree
+            from lamina.ops.symbolic import SymbolicTensor
+
+            inputs = tree.map_shape_structure(
+                lambda s: SymbolicTensor(s, dtype=self.input_dtype), input_shape
+            )
+            self.compute_output_spec(inputs)
+        self.built = True
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Model:
+        """Recreate a model from `get_config`'s output (functional configs included)."""
+        if cls in (Model,) or ("layers" in config and "input_layers" in config):
+            from lamina.models.functional import Functional, functional_from_config
+
+            if issubclass(Functional, cls) or cls is Model:
+                return functional_from_config(config, custom_objects=custom_objects)
+        return cls(**config)
+
+
+def _is_functional_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    return len(args) == 2 or ("inputs" in kwargs and "outputs" in kwargs) or (
+        len(args) == 1 and "outputs" in kwargs
+    )
+
+
+def model_from_json(json_string: str, custom_objects: Any = None) -> Any:
+    """A model (not its weights) from `Model.to_json`'s output."""
+    from lamina.saving.serialization import deserialize_lamina_object
+
+    return deserialize_lamina_object(json.loads(json_string), custom_objects=custom_objects)
