@@ -5,7 +5,7 @@ from lamina.backend.module_backend import ModuleBackend
 from lamina_jax import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_jax._version import __version__ as __version__
 from lamina_jax.layer import JaxLayerMixin
-from lamina_jax.trainer import JaxStepCompiler
+from lamina_jax.trainer import JaxTrainer
 from lamina_jax.variable import JaxVariable
 
 # No FLOAT64: JAX keeps 64-bit types only with `jax_enable_x64`, a process-wide switch that
@@ -23,7 +23,7 @@ backend: Backend = ModuleBackend(
     random=random,
     variable_class=JaxVariable,
     layer_mixin=JaxLayerMixin,
-    step_compiler=JaxStepCompiler(),
+    trainer_mixin=JaxTrainer,
 )
 
 __all__ = ["__version__", "backend"]

@@ -1,20 +1,117 @@
-"""How training and evaluation steps run on jax."""
+"""The training step on JAX: one jitted pure function over explicit state.
+
+The state (trainable, non-trainable, optimizer and metric values) lives outside the
+variables while a loop runs, its buffers donated to each step; it is written back to the
+variables at the end of each epoch, of `fit`, and before anything else reads them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+import jax
 
-class JaxStepCompiler:
-    """Wraps the trainer's steps for jax (completed by the training issue)."""
+from lamina.variables.scopes import StatelessScope
 
-    def compile_train_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        return step
+State = tuple[list[Any], list[Any], list[Any], list[Any]]
 
-    def compile_eval_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        return step
+
+class JaxTrainer:
+    """Overrides `train_step` as a pure ``(state, data) -> (logs, state)`` function."""
+
+    _jax_state: State | None = None
+
+    def _default_jit_compile(self) -> bool:
+        return True
+
+    def _state_variables(self) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+        model: Any = self
+        return (
+            model.trainable_variables,
+            model.non_trainable_variables,
+            list(model.optimizer.variables),
+            model.metrics_variables,
+        )
+
+    def train_step(self, state: State, data: Any) -> tuple[dict[str, Any], State]:
+        """One batch as a pure function: returns the logs and the new state."""
+        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
+
+        model: Any = self
+        trainable_vars, non_trainable_vars, _, metric_vars = self._state_variables()
+        trainable, non_trainable, optimizer_values, metric_values = state
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+
+        def loss_fn(tv: list[Any], ntv: list[Any]) -> tuple[Any, tuple[Any, Any, list[Any]]]:
+            mapping = list(zip(trainable_vars, tv)) + list(zip(non_trainable_vars, ntv))
+            with StatelessScope(state_mapping=mapping) as scope:
+                y_pred = model(x, training=True)
+                loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            new_ntv = [scope.get_current_value(v) for v in non_trainable_vars]
+            return model.optimizer.scale_loss(loss), (loss, y_pred, new_ntv)
+
+        grads, (loss, y_pred, non_trainable) = jax.grad(loss_fn, has_aux=True)(
+            trainable, non_trainable
+        )
+        for layer in model._flatten_layers():
+            layer._losses.clear()  # they hold tracers of this trace
+        if trainable:
+            trainable, optimizer_values = model.optimizer.stateless_apply(
+                optimizer_values, grads, trainable
+            )
+        with StatelessScope(state_mapping=list(zip(metric_vars, metric_values))) as scope:
+            model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            logs = model.compute_metrics(x, y, y_pred, sample_weight)
+        metric_values = [scope.get_current_value(v) for v in metric_vars]
+        return logs, (list(trainable), non_trainable, list(optimizer_values), metric_values)
+
+    def make_train_function(self, force: bool = False) -> Any:
+        model: Any = self
+        if model.train_function is not None and not force:
+            return model.train_function
+
+        def multi_step(state: State, batches: list[Any]) -> tuple[dict[str, Any], State]:
+            logs: dict[str, Any] = {}
+            for batch in batches:
+                logs, state = self.train_step(state, batch)
+            return logs, state
+
+        step = multi_step
+        if model.jit_compile and not model.run_eagerly:
+            step = jax.jit(multi_step, donate_argnums=0)
+
+        def run(batches: list[Any]) -> dict[str, Any]:
+            state = self._jax_state or self._collect_state()
+            logs, state = step(state, batches)
+            object.__setattr__(self, "_jax_state", state)
+            return logs
+
+        object.__setattr__(model, "train_function", run)
+        return run
+
+    def _collect_state(self) -> State:
+        groups = self._state_variables()
+        return tuple([v.value for v in group] for group in groups)  # type: ignore[return-value]
+
+    def _sync_state(self) -> None:
+        state = self._jax_state
+        if state is None:
+            return
+        for group, values in zip(self._state_variables(), state):
+            for variable, value in zip(group, values):
+                variable.assign(value)
+        object.__setattr__(self, "_jax_state", None)
+
+    def make_test_function(self, force: bool = False) -> Any:
+        self._sync_state()
+        return super().make_test_function(force)  # type: ignore[misc]
+
+    def make_predict_function(self, force: bool = False) -> Any:
+        self._sync_state()
+        return super().make_predict_function(force)  # type: ignore[misc]
+
+
+def _batch_size(x: Any) -> int:
+    from lamina import tree
+
+    return int(tree.flatten(x)[0].shape[0])

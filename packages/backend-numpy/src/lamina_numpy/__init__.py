@@ -8,7 +8,7 @@ from lamina.backend.module_backend import ModuleBackend
 from lamina_numpy import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_numpy._version import __version__ as __version__
 from lamina_numpy.layer import NumpyLayerMixin
-from lamina_numpy.trainer import NumpyStepCompiler
+from lamina_numpy.trainer import NumpyTrainer
 from lamina_numpy.variable import NumpyVariable
 
 backend: Backend = ModuleBackend(
@@ -24,7 +24,7 @@ backend: Backend = ModuleBackend(
     random=random,
     variable_class=NumpyVariable,
     layer_mixin=NumpyLayerMixin,
-    step_compiler=NumpyStepCompiler(),
+    trainer_mixin=NumpyTrainer,
 )
 
 __all__ = ["__version__", "backend"]

@@ -5,7 +5,7 @@ from lamina.backend.module_backend import ModuleBackend
 from lamina_tensorflow import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_tensorflow._version import __version__ as __version__
 from lamina_tensorflow.layer import TensorflowLayerMixin
-from lamina_tensorflow.trainer import TensorflowStepCompiler
+from lamina_tensorflow.trainer import TensorflowTrainer
 from lamina_tensorflow.variable import TensorflowVariable
 
 backend: Backend = ModuleBackend(
@@ -23,7 +23,7 @@ backend: Backend = ModuleBackend(
     random=random,
     variable_class=TensorflowVariable,
     layer_mixin=TensorflowLayerMixin,
-    step_compiler=TensorflowStepCompiler(),
+    trainer_mixin=TensorflowTrainer,
 )
 
 __all__ = ["__version__", "backend"]

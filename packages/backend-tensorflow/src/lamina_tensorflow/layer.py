@@ -11,7 +11,7 @@ from lamina.backend.layer_mixin import LayerMixin
 _Trackable: Any = tf.__internal__.tracking.Trackable
 
 
-class TensorflowLayerMixin(_Trackable, LayerMixin):  # type: ignore[misc]
+class TensorflowLayerMixin(_Trackable, LayerMixin):
     """Lets `tf.train.Checkpoint(model=...)` and `tf.saved_model.save` find every variable.
 
     The plain `Trackable` base (not `tf.Module`) is used on purpose: `tf.Module` wraps

@@ -5,7 +5,7 @@ from lamina.backend.module_backend import ModuleBackend
 from lamina_torch import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_torch._version import __version__ as __version__
 from lamina_torch.layer import TorchLayerMixin
-from lamina_torch.trainer import TorchStepCompiler
+from lamina_torch.trainer import TorchTrainer
 from lamina_torch.variable import TorchVariable
 
 backend: Backend = ModuleBackend(
@@ -23,7 +23,7 @@ backend: Backend = ModuleBackend(
     random=random,
     variable_class=TorchVariable,
     layer_mixin=TorchLayerMixin,
-    step_compiler=TorchStepCompiler(),
+    trainer_mixin=TorchTrainer,
 )
 
 __all__ = ["__version__", "backend"]

@@ -43,19 +43,19 @@ class TorchLayerMixin(torch.nn.Module, LayerMixin):
     # torch walks `_parameters` directly: refresh the view first, since nested layers may
     # have created variables after this layer was built.
     def named_parameters(self, *args: Any, **kwargs: Any) -> Any:
-        self._backend_track_variables(self.variables)  # type: ignore[attr-defined]
+        self._backend_track_variables(self.variables)
         return torch.nn.Module.named_parameters(self, *args, **kwargs)
 
     def state_dict(self, *args: Any, **kwargs: Any) -> Any:
-        self._backend_track_variables(self.variables)  # type: ignore[attr-defined]
+        self._backend_track_variables(self.variables)
         return torch.nn.Module.state_dict(self, *args, **kwargs)
 
     def load_state_dict(self, *args: Any, **kwargs: Any) -> Any:
-        self._backend_track_variables(self.variables)  # type: ignore[attr-defined]
+        self._backend_track_variables(self.variables)
         return torch.nn.Module.load_state_dict(self, *args, **kwargs)
 
     def _apply(self, *args: Any, **kwargs: Any) -> Any:
-        self._backend_track_variables(self.variables)  # type: ignore[attr-defined]
+        self._backend_track_variables(self.variables)
         return torch.nn.Module._apply(self, *args, **kwargs)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:

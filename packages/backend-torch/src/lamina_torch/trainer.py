@@ -1,20 +1,61 @@
-"""How training and evaluation steps run on torch."""
+"""The training step on torch: eager autograd, `torch.compile` when `jit_compile=True`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+import torch
 
-class TorchStepCompiler:
-    """Wraps the trainer's steps for torch (completed by the training issue)."""
 
-    def compile_train_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        return step
+class TorchTrainer:
+    """Overrides `train_step` (autograd) and compiles steps with torch.compile on request."""
 
-    def compile_eval_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        return step
+    def train_step(self, data: Any) -> dict[str, Any]:
+        """One batch: forward, loss, backward, optimizer update, metrics."""
+        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
+
+        model: Any = self
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = model(x, training=True)
+        loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        trainable = model.trainable_weights
+        if trainable:
+            for variable in trainable:
+                variable.value.grad = None
+            model.optimizer.scale_loss(loss).backward()
+            grads = [variable.value.grad for variable in trainable]
+            with torch.no_grad():
+                model.optimizer.apply(grads, trainable)
+        return model.compute_metrics(x, y, y_pred, sample_weight)
+
+    def make_train_function(self, force: bool = False) -> Any:
+        model: Any = self
+        if model.train_function is not None and not force:
+            return model.train_function
+        step = model.train_step
+        if model.jit_compile and not model.run_eagerly:
+            step = torch.compile(step)
+
+        def run(batches: list[Any]) -> dict[str, Any]:
+            logs: dict[str, Any] = {}
+            for batch in batches:
+                logs = step(batch)
+            return logs
+
+        object.__setattr__(model, "train_function", run)
+        return run
+
+    def test_step(self, data: Any) -> Any:
+        with torch.no_grad():
+            return super().test_step(data)  # type: ignore[misc]
+
+    def predict_step(self, data: Any) -> Any:
+        with torch.no_grad():
+            return super().predict_step(data)  # type: ignore[misc]
+
+
+def _batch_size(x: Any) -> int:
+    from lamina import tree
+
+    return int(tree.flatten(x)[0].shape[0])

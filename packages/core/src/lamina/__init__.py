@@ -7,7 +7,9 @@ symbolic models still build).
 
 from lamina import backend as backend
 from lamina import config as config
+from lamina import dtype_policies as dtype_policies
 from lamina import layers as layers
+from lamina import models as models
 from lamina import ops as ops
 from lamina import random as random
 from lamina import tree as tree
@@ -17,7 +19,12 @@ from lamina.backend.config import name_scope as name_scope
 from lamina.backend.registry import current_if_any as _load_selected_backend
 from lamina.device import device as device
 from lamina.layers import Input as Input
+from lamina.dtype_policies import DTypePolicy as DTypePolicy
+from lamina.dtype_policies import FloatDTypePolicy as FloatDTypePolicy
 from lamina.layers import InputSpec as InputSpec
+from lamina.layers import Layer as Layer
+from lamina.models import Model as Model
+from lamina.models import Sequential as Sequential
 from lamina.ops.function import Function as Function
 from lamina.ops.operation import Operation as Operation
 from lamina.ops.symbolic import SymbolicTensor as KerasTensor
@@ -36,12 +43,17 @@ def version() -> str:
 
 
 __all__ = [
+    "DTypePolicy",
+    "FloatDTypePolicy",
     "Function",
     "Input",
     "InputSpec",
     "KerasTensor",
+    "Layer",
+    "Model",
     "Operation",
     "StatelessScope",
+    "Sequential",
     "SymbolicScope",
     "SymbolicTensor",
     "Variable",
@@ -49,7 +61,9 @@ __all__ = [
     "backend",
     "config",
     "device",
+    "dtype_policies",
     "layers",
+    "models",
     "name_scope",
     "ops",
     "random",

@@ -5,7 +5,6 @@ from typing import Any as _Any
 from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.protocol import BACKEND_API as BACKEND_API
 from lamina.backend.protocol import Backend as Backend
-from lamina.backend.protocol import StepCompiler as StepCompiler
 from lamina.backend.registry import BackendNotFoundError as BackendNotFoundError
 from lamina.backend.registry import current as current
 from lamina.backend.registry import installed_backends as installed_backends
@@ -68,7 +67,6 @@ __all__ = [
     "Backend",
     "BackendNotFoundError",
     "Capability",
-    "StepCompiler",
     "current",
     "installed_backends",
     "set_backend",

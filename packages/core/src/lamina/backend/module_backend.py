@@ -10,7 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from .capabilities import Capability
-from .protocol import BACKEND_API, StepCompiler
+from .protocol import BACKEND_API
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
 from .protocols.image import ImageOps
@@ -42,7 +42,7 @@ class ModuleBackend:
     random: RandomOps
     variable_class: type[Variable]
     layer_mixin: type[LayerMixin]
-    step_compiler: StepCompiler
+    trainer_mixin: type
     api_version: tuple[int, int] = BACKEND_API
 
     def supports(self, capability: Capability) -> bool:

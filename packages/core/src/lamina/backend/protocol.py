@@ -7,8 +7,7 @@ the backend package; mypy checks the module member by member against its protoco
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .capabilities import Capability
 from .protocols.control_flow import ControlFlowOps
@@ -27,22 +26,6 @@ if TYPE_CHECKING:
 
 BACKEND_API = (1, 0)
 """The protocol version this core speaks; a backend must share the major number."""
-
-
-class StepCompiler(Protocol):
-    """Turns a trainer's step functions into what runs each batch on this backend."""
-
-    def compile_train_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        """Wrap a training step (gradients and updates) for this backend."""
-        ...
-
-    def compile_eval_step(
-        self, step: Callable[..., Any], *, jit_compile: bool
-    ) -> Callable[..., Any]:
-        """Wrap a test or predict step (no gradients) for this backend."""
-        ...
 
 
 class Backend(Protocol):
@@ -98,7 +81,10 @@ class Backend(Protocol):
         ...
 
     @property
-    def step_compiler(self) -> StepCompiler: ...
+    def trainer_mixin(self) -> type:
+        """A base class put ahead of the core `Trainer` in `Model`: the backend's train step,
+        how steps are compiled, and where loop state lives."""
+        ...
 
     def supports(self, capability: Capability) -> bool:
         """Whether `capability` is among `capabilities`."""

@@ -58,14 +58,12 @@ def get_mask(x: Any) -> Any:
 
 def set_mask(x: Any, mask: Any) -> None:
     """Attach `mask` to `x` where the tensor type allows attributes (not JAX arrays)."""
-    try:
+    with contextlib.suppress(AttributeError):
         x._lamina_mask = mask
-    except AttributeError:
-        pass
 
 
 @functools.cache
-def _call_signature(cls: type) -> tuple[bool, bool, Any]:
+def _call_signature(cls: Any) -> tuple[bool, bool, Any]:
     """Whether `cls.call` takes `training` and `mask`, and `training`'s default."""
     params = inspect.signature(cls.call).parameters
     training = params.get("training")
@@ -172,7 +170,8 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         self.supports_masking = type(self).compute_mask is not Layer.compute_mask
         self.activity_regularizer = _get_regularizer(activity_regularizer)
         self._input_shape_arg = _legacy_input_shape(kwargs)
-        self._has_training, self._has_mask, self._training_default = _call_signature(type(self))
+        cls: Any = type(self)
+        self._has_training, self._has_mask, self._training_default = _call_signature(cls)
 
     # --- tracking ------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -583,14 +582,14 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
                 return x
             if isinstance(x, Variable) or x is None or not hasattr(x, "dtype"):
                 return x
-            if autocast and dtypes.dtype_of(x) in dtypes.FLOATS:
-                if dtypes.dtype_of(x) != compute:
-                    from lamina.ops.core.conversion import cast
+            kind = dtypes.dtype_of(x)
+            if autocast and kind in dtypes.FLOATS and kind != compute:
+                from lamina.ops.core.conversion import cast
 
-                    mask = get_mask(x)
-                    x = cast(x, compute)
-                    if mask is not None:
-                        set_mask(x, mask)
+                mask = get_mask(x)
+                x = cast(x, compute)
+                if mask is not None:
+                    set_mask(x, mask)
             return x
 
         first = args[0]
@@ -610,7 +609,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
                 outputs
             ) else [(outputs, out_mask)]:
                 if isinstance(out, SymbolicTensor) and m is not None:
-                    out._lamina_mask = m
+                    set_mask(out, m)
         # Record the kwargs as given: `training` and masks are decided again at each run.
         Node(self, call_args=args, call_kwargs=given, outputs=outputs)
         return outputs
@@ -752,6 +751,9 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
 def _get_regularizer(identifier: Any) -> Callable[[Any], Any] | None:
     if identifier is None:
         return None
+    if callable(identifier):
+        result_fn: Callable[[Any], Any] = identifier
+        return result_fn
     from lamina import regularizers
 
     result: Callable[[Any], Any] | None = regularizers.get(identifier)

@@ -91,7 +91,7 @@ class TrackedList(list[Any]):
     def extend(self, values: Iterable[Any]) -> None:
         super().extend(self._track(v) for v in values)
 
-    def __iadd__(self, values: Iterable[Any]) -> TrackedList:  # type: ignore[override,misc]
+    def __iadd__(self, values: Iterable[Any]) -> TrackedList:  # type: ignore[misc]
         self.extend(values)
         return self
 

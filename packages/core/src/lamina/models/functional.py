@@ -59,6 +59,10 @@ class Functional(Function, Model):
         return [t.history.operation.name for t in self.inputs if t.history is not None]
 
     @property
+    def output_names(self) -> list[str]:
+        return [t.history.operation.name for t in self.outputs if t.history is not None]
+
+    @property
     def input_shape(self) -> Any:
         return tree.map_structure(lambda t: t.shape, self._inputs_struct)
 
@@ -221,15 +225,9 @@ def _flat_shapes(input_shape: Any) -> list[Any]:
 def _to_input_dtype(value: Any, dtype: str) -> Any:
     from lamina.ops.dispatch import backend, to_tensor
 
-    b = backend()
-    if b.core.is_tensor(value):
+    if backend().core.is_tensor(value) or dtypes.dtype_of(value) == "string":
         return value
-    kind = dtypes.dtype_of(value)
-    if kind in dtypes.FLOATS and dtype in dtypes.FLOATS or kind == dtype:
-        return to_tensor(value, dtype)
-    if dtypes.is_float(dtype) or dtype.startswith(("int", "uint", "bool")):
-        return to_tensor(value, dtype)
-    return value
+    return to_tensor(value, dtype)
 
 
 def functional_from_config(config: dict[str, Any], custom_objects: Any = None) -> Functional:

@@ -9,11 +9,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from lamina.backend.registry import current_if_any
 from lamina.layers.layer import Layer
 from lamina.trainers.trainer import Trainer
 
 
-class Model(Trainer, Layer):
+class _NoBackendTrainer:
+    """With no backend installed, models build symbolically and the core Trainer is all."""
+
+
+def _trainer_mixin() -> type:
+    backend = current_if_any()
+    return backend.trainer_mixin if backend is not None else _NoBackendTrainer
+
+
+class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
     """A layer with training (`compile`/`fit`/`evaluate`/`predict`) and saving.
 
     Example:
@@ -27,7 +37,7 @@ class Model(Trainer, Layer):
             from lamina.models.functional import Functional
 
             return Functional.__new__(Functional, *args, **kwargs)
-        return super().__new__(cls, *args, **kwargs)  # type: ignore[return-value]
+        return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args:
@@ -42,6 +52,11 @@ class Model(Trainer, Layer):
     def layers(self) -> list[Layer]:
         """The model's direct sublayers, in the order they were tracked."""
         return self._layers
+
+    @property
+    def output_names(self) -> list[str]:
+        """Names of the layers producing each output (functional models have them)."""
+        return []
 
     def get_layer(self, name: str | None = None, index: int | None = None) -> Layer:
         """A sublayer by `name` or by `index` in `layers`.

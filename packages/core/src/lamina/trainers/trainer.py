@@ -1,12 +1,571 @@
-"""`Trainer`: compile, fit, evaluate and predict, with the backend supplying the step."""
+"""`Trainer`: compile, fit, evaluate and predict; the backend supplies the step.
+
+The loops, bookkeeping and callbacks are written once here. What differs per backend
+(how gradients are taken, how a step is compiled) comes from the backend's
+`trainer_mixin`, which `Model` puts ahead of this class: JAX runs a jitted pure step over
+explicit state, PyTorch an eager autograd step, TensorFlow a `tf.function`.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
+from lamina import tree
+from lamina.backend.config import SETTINGS
+
+
+def _to_python(logs: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in logs.items():
+        array = np.asarray(value) if not isinstance(value, (int, float)) else value
+        out[key] = float(array) if np.ndim(array) == 0 else array
+    return out
+
 
 class Trainer:
-    """The training half of `Model`."""
+    """The training half of `Model` (see `compile`, `fit`, `evaluate`, `predict`)."""
+
+    compiled: bool
+    optimizer: Any
+    loss: Any
+    stop_training: bool
+    history: Any
+    run_eagerly: bool
+    jit_compile: bool
+    steps_per_execution: int
+    train_function: Any
+    test_function: Any
+    predict_function: Any
+    _compile_loss: Any
+    _compile_metrics: Any
+    _loss_tracker: Any
+    _compile_config: dict[str, Any] | None
 
     def __init__(self) -> None:
-        self.compiled = False
-        self.optimizer = None
-        self.stop_training = False
+        state = {
+            "compiled": False,
+            "optimizer": None,
+            "loss": None,
+            "stop_training": False,
+            "history": None,
+            "run_eagerly": False,
+            "jit_compile": False,
+            "steps_per_execution": 1,
+            "train_function": None,
+            "test_function": None,
+            "predict_function": None,
+            "_compile_loss": None,
+            "_compile_metrics": None,
+            "_loss_tracker": None,
+            "_compile_config": None,
+        }
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+
+    # --- compile -------------------------------------------------------------------------
+    def compile(
+        self,
+        optimizer: Any = "rmsprop",
+        loss: Any = None,
+        loss_weights: Any = None,
+        metrics: Any = None,
+        weighted_metrics: Any = None,
+        run_eagerly: bool = False,
+        steps_per_execution: int = 1,
+        jit_compile: Any = "auto",
+        auto_scale_loss: bool = True,
+    ) -> None:
+        """Set the optimizer, loss and metrics for training.
+
+        Args:
+            optimizer: an optimizer or its name.
+            loss: a loss (name, function, `Loss`), or one per output (list or dict).
+            loss_weights: a weight per output loss.
+            metrics: metrics (names, functions, `Metric`s), per output for several.
+            weighted_metrics: metrics that also take the sample weights.
+            run_eagerly: run steps as plain Python (debugging).
+            steps_per_execution: batches per compiled call.
+            jit_compile: compile the step (XLA / torch.compile); "auto" picks per backend.
+            auto_scale_loss: wrap the optimizer in a `LossScaleOptimizer` under
+                ``mixed_float16``.
+
+        Raises:
+            ValueError: `steps_per_execution` is not a positive int.
+        """
+        from lamina import metrics as metrics_module
+        from lamina import optimizers
+        from lamina.trainers.compile_utils import CompileLoss, CompileMetrics
+
+        if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int) or (
+            steps_per_execution < 1
+        ):
+            raise ValueError(
+                "Argument `steps_per_execution` must be a positive int. "
+                f"Received: steps_per_execution={steps_per_execution!r}"
+            )
+        opt = optimizers.get(optimizer)
+        mixed16 = self.dtype_policy.name == "mixed_float16"  # type: ignore[attr-defined]
+        if auto_scale_loss and mixed16 and not isinstance(opt, optimizers.LossScaleOptimizer):
+            opt = optimizers.LossScaleOptimizer(opt)
+        set_ = object.__setattr__
+        set_(self, "optimizer", opt)
+        set_(self, "loss", loss)
+        set_(self, "_compile_loss", CompileLoss(loss, loss_weights, self) if loss else None)
+        set_(self, "_compile_metrics", CompileMetrics(metrics, weighted_metrics, self))
+        set_(self, "_loss_tracker", metrics_module.Mean(name="loss"))
+        set_(self, "run_eagerly", bool(run_eagerly))
+        set_(self, "steps_per_execution", steps_per_execution)
+        set_(self, "jit_compile", self._resolve_jit_compile(jit_compile))
+        set_(self, "compiled", True)
+        set_(self, "train_function", None)
+        set_(self, "test_function", None)
+        set_(self, "predict_function", None)
+        from lamina.saving.serialization import serialize_lamina_object
+
+        set_(
+            self,
+            "_compile_config",
+            {
+                "optimizer": serialize_lamina_object(opt),
+                "loss": serialize_lamina_object(loss),
+                "loss_weights": loss_weights,
+                "metrics": serialize_lamina_object(metrics),
+                "weighted_metrics": serialize_lamina_object(weighted_metrics),
+                "run_eagerly": bool(run_eagerly),
+                "steps_per_execution": steps_per_execution,
+                "jit_compile": jit_compile,
+            },
+        )
+
+    def _resolve_jit_compile(self, jit_compile: Any) -> bool:
+        """The backend's default for "auto" (jitting where it pays off)."""
+        if jit_compile == "auto":
+            return bool(self._default_jit_compile())
+        return bool(jit_compile)
+
+    def _default_jit_compile(self) -> bool:
+        return False
+
+    def get_compile_config(self) -> dict[str, Any] | None:
+        """The `compile` arguments, serialized (saved in model archives)."""
+        return self._compile_config
+
+    def compile_from_config(self, config: dict[str, Any]) -> None:
+        """Compile again from `get_compile_config`'s output."""
+        from lamina.saving.serialization import deserialize_lamina_object
+
+        kwargs = {k: deserialize_lamina_object(v) if k in (
+            "optimizer", "loss", "metrics", "weighted_metrics"
+        ) else v for k, v in config.items()}
+        self.compile(**kwargs)
+
+    @property
+    def metrics(self) -> list[Any]:
+        """The loss tracker, the compiled metrics, then metrics tracked on layers."""
+        out: list[Any] = []
+        if self._loss_tracker is not None:
+            out.append(self._loss_tracker)
+        if self._compile_metrics is not None:
+            out.extend(self._compile_metrics.metrics)
+        from lamina.layers.layer import Layer
+
+        out.extend(Layer.metrics.fget(self))  # type: ignore[attr-defined]
+        return out
+
+    @property
+    def metrics_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
+
+    # --- what a step computes (overridable) ----------------------------------------------
+    def compute_loss(
+        self,
+        x: Any = None,
+        y: Any = None,
+        y_pred: Any = None,
+        sample_weight: Any = None,
+        training: bool = True,
+    ) -> Any:
+        """The compiled loss on `y`/`y_pred` plus the model's own losses (`model.losses`)."""
+        from lamina.ops.core.conversion import cast, convert_to_tensor, dtype
+
+        terms = []
+        if self._compile_loss is not None and y is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                terms.append(value)
+        terms.extend(self.losses)  # type: ignore[attr-defined]
+        if not terms:
+            return convert_to_tensor(0.0)
+        total = terms[0]
+        for t in terms[1:]:
+            total = total + cast(t, dtype(total))
+        return total
+
+    def compute_metrics(
+        self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None
+    ) -> dict[str, Any]:
+        """Update the compiled metrics and return every metric's result."""
+        if self._compile_metrics is not None and y is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict[str, Any]:
+        """``{name: result}`` for every metric (dict results are merged in)."""
+        logs: dict[str, Any] = {}
+        for m in self.metrics:
+            result = m.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[m.name] = result
+        return logs
+
+    def test_step(self, data: Any) -> dict[str, Any]:
+        """One evaluation batch: forward pass, loss and metrics (no gradients)."""
+        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
+
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)  # type: ignore[operator]
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
+                                 training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        """One prediction batch."""
+        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
+
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)  # type: ignore[operator]
+
+    # --- compiled functions (backends override) ------------------------------------------
+    def make_train_function(self, force: bool = False) -> Any:
+        """The function running `steps_per_execution` training batches; backends compile it."""
+        from lamina.ops.dispatch import backend
+
+        raise TypeError(
+            f"The {backend().name} backend cannot train (it has no gradients): `fit` and "
+            "`train_on_batch` need a backend with training support (jax, torch or "
+            "tensorflow). `evaluate` and `predict` work on every backend."
+        )
+
+    def make_test_function(self, force: bool = False) -> Any:
+        if self.test_function is not None and not force:
+            return self.test_function
+
+        def run(batches: list[Any]) -> dict[str, Any]:
+            logs: dict[str, Any] = {}
+            for batch in batches:
+                logs = self.test_step(batch)
+            return logs
+
+        object.__setattr__(self, "test_function", run)
+        return run
+
+    def make_predict_function(self, force: bool = False) -> Any:
+        if self.predict_function is not None and not force:
+            return self.predict_function
+
+        def run(batches: list[Any]) -> list[Any]:
+            return [self.predict_step(batch) for batch in batches]
+
+        object.__setattr__(self, "predict_function", run)
+        return run
+
+    def _sync_state(self) -> None:
+        """Write state held outside the variables (JAX's loop state) back into them."""
+
+    # --- loops ---------------------------------------------------------------------------
+    def fit(
+        self,
+        x: Any = None,
+        y: Any = None,
+        batch_size: int | None = None,
+        epochs: int = 1,
+        verbose: Any = "auto",
+        callbacks: Any = None,
+        validation_split: float = 0.0,
+        validation_data: Any = None,
+        shuffle: Any = True,
+        class_weight: dict[int, float] | None = None,
+        sample_weight: Any = None,
+        initial_epoch: int = 0,
+        steps_per_epoch: int | None = None,
+        validation_steps: int | None = None,
+        validation_batch_size: int | None = None,
+        validation_freq: int = 1,
+    ) -> Any:
+        """Train for `epochs` epochs; returns the `History`.
+
+        Raises:
+            RuntimeError: the model is not compiled.
+            ValueError: inconsistent data (lengths of x, y and sample weights differ).
+        """
+        from lamina.callbacks import CallbackList
+        from lamina.trainers.data_adapters import (
+            EpochIterator,
+            train_validation_split,
+            unpack_x_y_sample_weight,
+        )
+
+        self._assert_compiled("fit")
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = train_validation_split(
+                (x, y, sample_weight), validation_split=validation_split
+            )
+        val_x = val_y = val_sw = None
+        if validation_data is not None:
+            val_x, val_y, val_sw = unpack_x_y_sample_weight(validation_data)
+        iterator = EpochIterator(
+            x=x,
+            y=y,
+            sample_weight=sample_weight,
+            batch_size=batch_size,
+            steps_per_epoch=steps_per_epoch,
+            shuffle=shuffle,
+            class_weight=class_weight,
+            steps_per_execution=self.steps_per_execution,
+        )
+        train_function = None
+        verbose = 1 if verbose == "auto" else int(verbose)
+        callback_list = CallbackList(
+            callbacks,
+            add_history=True,
+            add_progbar=verbose != 0,
+            model=self,
+            verbose=verbose,
+            epochs=epochs,
+            steps=iterator.num_batches,
+        )
+        object.__setattr__(self, "stop_training", False)
+        callback_list.on_train_begin()
+        restored = callback_list.initial_epoch_override()
+        start = restored if restored is not None else initial_epoch
+        logs: dict[str, Any] = {}
+        for epoch in range(start, epochs):
+            self.reset_metrics()
+            callback_list.on_epoch_begin(epoch)
+            for step, batches in iterator.enumerate_epoch():
+                callback_list.on_train_batch_begin(step)
+                batches = self._to_tensors(batches)
+                if train_function is None:
+                    self._prepare(batches[0], training=True)
+                    train_function = self.make_train_function()
+                logs = train_function(batches)
+                callback_list.on_train_batch_end(step, _to_python(logs))
+                if self.stop_training:
+                    break
+            self._sync_state()
+            epoch_logs = _to_python(self.get_metrics_result())
+            if val_x is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self.evaluate(
+                    val_x,
+                    val_y,
+                    sample_weight=val_sw,
+                    batch_size=validation_batch_size or batch_size,
+                    steps=validation_steps,
+                    verbose=0,
+                    return_dict=True,
+                )
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            callback_list.on_epoch_end(epoch, epoch_logs)
+            logs = epoch_logs
+            if self.stop_training:
+                break
+        self._sync_state()
+        callback_list.on_train_end(logs)
+        return self.history
+
+    def evaluate(
+        self,
+        x: Any = None,
+        y: Any = None,
+        batch_size: int | None = None,
+        verbose: Any = "auto",
+        sample_weight: Any = None,
+        steps: int | None = None,
+        callbacks: Any = None,
+        return_dict: bool = False,
+    ) -> Any:
+        """The loss and metrics over the data (a list, or a dict with `return_dict`)."""
+        from lamina.callbacks import CallbackList
+        from lamina.trainers.data_adapters import EpochIterator
+
+        self._assert_compiled("evaluate")
+        iterator = EpochIterator(
+            x=x,
+            y=y,
+            sample_weight=sample_weight,
+            batch_size=batch_size,
+            steps_per_epoch=steps,
+            shuffle=False,
+            steps_per_execution=self.steps_per_execution,
+        )
+        test_function = None
+        verbose = 1 if verbose == "auto" else int(verbose)
+        callback_list = CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=iterator.num_batches,
+        )
+        self.reset_metrics()
+        callback_list.on_test_begin()
+        logs: dict[str, Any] = {}
+        for step, batches in iterator.enumerate_epoch():
+            callback_list.on_test_batch_begin(step)
+            batches = self._to_tensors(batches)
+            if test_function is None:
+                self._prepare(batches[0], training=False)
+                test_function = self.make_test_function()
+            logs = test_function(batches)
+            callback_list.on_test_batch_end(step, _to_python(logs))
+        self._sync_state()
+        logs = _to_python(self.get_metrics_result())
+        callback_list.on_test_end(logs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(
+        self,
+        x: Any,
+        batch_size: int | None = None,
+        verbose: Any = "auto",
+        steps: int | None = None,
+        callbacks: Any = None,
+    ) -> Any:
+        """Outputs for every sample, as NumPy arrays (nested outputs concatenated)."""
+        from lamina.callbacks import CallbackList
+        from lamina.ops.core.conversion import convert_to_numpy
+        from lamina.trainers.data_adapters import EpochIterator
+
+        iterator = EpochIterator(
+            x=x,
+            batch_size=batch_size,
+            steps_per_epoch=steps,
+            shuffle=False,
+            steps_per_execution=self.steps_per_execution,
+        )
+        predict_function = None
+        verbose = 1 if verbose == "auto" else int(verbose)
+        callback_list = CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=iterator.num_batches,
+        )
+        callback_list.on_predict_begin()
+        outputs: list[Any] = []
+        for step, batches in iterator.enumerate_epoch():
+            callback_list.on_predict_batch_begin(step)
+            batches = self._to_tensors(batches)
+            if predict_function is None:
+                self._prepare(batches[0], training=False, with_targets=False)
+                predict_function = self.make_predict_function()
+            for out in predict_function(batches):
+                outputs.append(tree.map_structure(convert_to_numpy, out))
+            callback_list.on_predict_batch_end(step, {"outputs": outputs[-1]})
+        self._sync_state()
+        callback_list.on_predict_end()
+        if not outputs:
+            raise ValueError("`predict` received no data: the input had no batches.")
+        return tree.map_structure(lambda *xs: np.concatenate(xs, axis=0), *outputs)
+
+    def train_on_batch(
+        self,
+        x: Any,
+        y: Any = None,
+        sample_weight: Any = None,
+        class_weight: dict[int, float] | None = None,
+        return_dict: bool = False,
+    ) -> Any:
+        """One training step on one batch; returns the loss and metrics."""
+        self._assert_compiled("train_on_batch")
+        if class_weight is not None:
+            from lamina.trainers.data_adapters import class_weight_to_sample_weights
+
+            sample_weight = class_weight_to_sample_weights(y, class_weight)
+        batches = self._to_tensors([(x, y, sample_weight)])
+        self._prepare(batches[0], training=True)
+        logs = self.make_train_function()(batches)
+        self._sync_state()
+        return self._format_logs(_to_python(logs), return_dict)
+
+    def test_on_batch(
+        self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False
+    ) -> Any:
+        """The loss and metrics of one batch (metrics reset first)."""
+        self._assert_compiled("test_on_batch")
+        self.reset_metrics()
+        batches = self._to_tensors([(x, y, sample_weight)])
+        self._prepare(batches[0], training=False)
+        logs = self.make_test_function()(batches)
+        self._sync_state()
+        return self._format_logs(_to_python(logs), return_dict)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        """The outputs for one batch, as NumPy arrays."""
+        from lamina.ops.core.conversion import convert_to_numpy
+
+        batches = self._to_tensors([(x,)])
+        self._prepare(batches[0], training=False, with_targets=False)
+        out = self.make_predict_function()(batches)[0]
+        self._sync_state()
+        return tree.map_structure(convert_to_numpy, out)
+
+    # --- helpers -------------------------------------------------------------------------
+    def _prepare(self, batch: Any, training: bool, with_targets: bool = True) -> None:
+        """Create every variable a compiled step will touch, before any step is traced.
+
+        Compiled steps (jax.jit, tf.function) must not create variables, so the model is
+        built on the first batch, the compiled metrics are resolved from its shapes and the
+        optimizer builds its slots here.
+        """
+        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
+
+        x, y, _ = unpack_x_y_sample_weight(batch)
+        metrics = self._compile_metrics
+        needs_metrics = with_targets and y is not None and metrics is not None and not metrics.built
+        if not self.built or needs_metrics:  # type: ignore[attr-defined]
+            y_pred = self(x, training=False)  # type: ignore[operator]
+            if needs_metrics:
+                metrics.build(y, y_pred)
+        if training and self.optimizer is not None and not self.optimizer.built:
+            self.optimizer.build(self.trainable_variables)  # type: ignore[attr-defined]
+
+    def _format_logs(self, logs: dict[str, Any], return_dict: bool) -> Any:
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def _assert_compiled(self, method: str) -> None:
+        if not self.compiled:
+            raise RuntimeError(
+                f"You must call `compile()` before `{method}()` on model "
+                f"{self.name!r}."  # type: ignore[attr-defined]
+            )
+
+    def _to_tensors(self, batches: list[Any]) -> list[Any]:
+        """NumPy batches as the backend's tensors (None entries stay None)."""
+        from lamina.ops.dispatch import backend
+
+        b = backend()
+
+        def convert(x: Any) -> Any:
+            if x is None or b.core.is_tensor(x):
+                return x
+            if isinstance(x, np.ndarray) and x.dtype == np.float64:
+                x = x.astype(SETTINGS.floatx)  # NumPy's default float is not Lamina's
+            return b.core.convert_to_tensor(x, None)
+
+        return [tree.map_structure(convert, batch) for batch in batches]
+
+
+def _batch_size(x: Any) -> int:
+    first = tree.flatten(x)[0]
+    return int(first.shape[0])

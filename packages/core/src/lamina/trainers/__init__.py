@@ -1,0 +1,1 @@
+"""Training (the `Trainer` half of `Model`) and its data layer."""
