@@ -25,7 +25,8 @@ def test_ops_record_nodes_and_depths():
     y = sin(x)
     z = add(y, x)
     assert z.history is not None
-    assert z.history.node.parent_nodes == [y.history.node]
+    # An Input's tensor comes from its InputLayer's node, so that node is a parent too.
+    assert z.history.node.parent_nodes == [y.history.node, x.history.node]
     nodes, by_depth, ops = map_graph([x], [z])
     assert [n.operation for n in nodes] == [y.history.operation, z.history.operation]
     assert by_depth[0] == [z.history.node] and by_depth[1] == [y.history.node]
