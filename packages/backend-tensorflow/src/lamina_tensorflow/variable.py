@@ -20,6 +20,12 @@ class TensorflowVariable(Variable):
 
     _variable: tf.Variable
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # A layer may build inside a graph trace (compute_output_spec, tf.function): lift
+        # creation out to eager mode so the variable holds a real initial value.
+        with tf.init_scope():
+            super().__init__(*args, **kwargs)
+
     @property
     def trainable(self) -> bool:
         return self._trainable

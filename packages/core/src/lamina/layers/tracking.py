@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import optree
+
 
 class Tracker:
     """Sorts values into named collections by a predicate per collection.
@@ -155,3 +157,27 @@ class TrackedDict(dict[Any, Any]):
         value = self[key]
         del self[key]
         return value
+
+
+def _register_with_tree() -> None:
+    """Let `lamina.tree` see inside tracked containers (they come back as plain ones)."""
+    optree.register_pytree_node(
+        TrackedList,
+        lambda x: (list(x), None, None),
+        lambda _, children: list(children),
+        namespace="lamina",
+    )
+
+    def flatten_dict(d: TrackedDict) -> tuple[list[Any], list[Any], list[Any]]:
+        keys = sorted(d)
+        return [d[k] for k in keys], keys, keys
+
+    optree.register_pytree_node(
+        TrackedDict,
+        flatten_dict,
+        lambda keys, children: dict(zip(keys, children)),
+        namespace="lamina",
+    )
+
+
+_register_with_tree()
