@@ -15,7 +15,7 @@ ROOT = pathlib.Path(__file__).parent
 CONSTRAINTS = str(ROOT / "constraints.txt")
 BACKENDS = ["numpy", "jax", "torch", "tensorflow"]
 PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
-TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11"]
+TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3"]
 
 nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "build"]
 nox.options.reuse_existing_virtualenvs = True
@@ -47,7 +47,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy over every package; strict on the seam, every backend checked against it."""
-    install(session, "mypy", "numpy", "optree", "ml-dtypes", "rich", "scipy", "pytest")
+    install(session, "mypy", "numpy", "optree", "ml-dtypes", "rich", "scipy", "pytest", "h5py")
     session.run(
         "mypy", *(f"packages/{p}/src" for p in PACKAGES if (ROOT / "packages" / p / "src").exists())
     )
@@ -64,11 +64,12 @@ def core_only(session: nox.Session) -> None:
 @nox.parametrize("backend", BACKENDS, ids=BACKENDS)
 def tests(session: nox.Session, backend: str) -> None:
     """The shared core suite plus this backend's own tests, on one backend."""
-    install(session, *editable("core", f"backend-{backend}"), *TEST_DEPS)
+    install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS)
     session.run(
         "pytest",
         "packages/core/tests",
         f"packages/backend-{backend}/tests",
+        "packages/saving/tests",
         *session.posargs,
         env={"LAMINA_BACKEND": backend},
     )
@@ -81,7 +82,7 @@ def gpu(session: nox.Session) -> None:
         session.skip("No CUDA device is visible (nvidia-smi not found): nothing to run.")
     for backend in ("jax", "torch", "tensorflow"):
         extra = {"jax": ["jax[cuda12]"], "torch": [], "tensorflow": ["tensorflow[and-cuda]"]}
-        install(session, *editable("core", f"backend-{backend}"), *TEST_DEPS, *extra[backend])
+        install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS, *extra[backend])
         session.run(
             "pytest",
             "packages/core/tests",
@@ -124,14 +125,17 @@ def build(session: nox.Session) -> None:
 @nox.session(default=False)
 def demo(session: nox.Session) -> None:
     """Train, save, reload and predict on the default backend (see README)."""
-    install(session, *editable("core", "backend-numpy"), "scikit-learn")
+    # JAX trains (the default backend when installed); torch is there to reload on.
+    install(session, *editable("core", "backend-jax", "backend-torch", "saving"), "scikit-learn")
     session.run("python", "integration_tests/demo.py", *session.posargs)
 
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmarks as JSON lines: Lamina vs the raw backend, as ratios in one run."""
-    install(session, *editable("core", *(f"backend-{b}" for b in BACKENDS)), "psutil")
+    install(
+        session, *editable("core", *(f"backend-{b}" for b in BACKENDS), "saving"), "psutil", "optax"
+    )
     session.run("python", "benchmarks/run.py", *session.posargs)
 
 
