@@ -17,7 +17,7 @@ BACKENDS = ["numpy", "jax", "torch", "tensorflow"]
 PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
 TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3"]
 
-nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "build"]
+nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "integration", "build"]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_external_run = True
 
@@ -122,6 +122,24 @@ def build(session: nox.Session) -> None:
     session.run(py, "tools/smoke_installed.py", "numpy", external=True)
 
 
+@nox.session
+def integration(session: nox.Session) -> None:
+    """End to end across packages: the docs' code, cross-backend save and load."""
+    install(
+        session,
+        *editable("core", "backend-numpy", "backend-jax", "backend-torch", "saving"),
+        *TEST_DEPS,
+    )
+    session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
+
+
+@nox.session(default=False)
+def docs(session: nox.Session) -> None:
+    """The user guide and API reference, built with strict warnings."""
+    install(session, *editable("core", "saving"), "mkdocs-material", "mkdocstrings[python]")
+    session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "site"))
+
+
 @nox.session(default=False)
 def demo(session: nox.Session) -> None:
     """Train, save, reload and predict on the default backend (see README)."""
@@ -141,6 +159,7 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=False, default=False)
 def ci(session: nox.Session) -> None:
-    """What CI runs: lint, types, the null tier, every backend's tests and the build."""
-    for name in ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS), "build"]:
+    """What CI runs: lint, types, the null tier, every backend's tests, integration, build."""
+    sessions = ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS)]
+    for name in [*sessions, "integration", "build"]:
         session.notify(name)

@@ -1,0 +1,1 @@
+"""Integration tests run on whichever backend LAMINA_BACKEND selects (default: jax)."""
