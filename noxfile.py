@@ -82,7 +82,8 @@ def gpu(session: nox.Session) -> None:
         session.skip("No CUDA device is visible (nvidia-smi not found): nothing to run.")
     for backend in ("jax", "torch", "tensorflow"):
         extra = {"jax": ["jax[cuda12]"], "torch": [], "tensorflow": ["tensorflow[and-cuda]"]}
-        install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS, *extra[backend])
+        packages = editable("core", f"backend-{backend}", "saving")
+        install(session, *packages, *TEST_DEPS, *extra[backend])
         session.run(
             "pytest",
             "packages/core/tests",
