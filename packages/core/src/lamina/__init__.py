@@ -9,9 +9,11 @@ from lamina import backend as backend
 from lamina import config as config
 from lamina import dtype_policies as dtype_policies
 from lamina import layers as layers
+from lamina import mixed_precision as mixed_precision
 from lamina import models as models
 from lamina import ops as ops
 from lamina import random as random
+from lamina import saving as saving
 from lamina import tree as tree
 from lamina import utils as utils
 from lamina._version import __version__ as __version__
@@ -63,10 +65,12 @@ __all__ = [
     "device",
     "dtype_policies",
     "layers",
+    "mixed_precision",
     "models",
     "name_scope",
     "ops",
     "random",
+    "saving",
     "tree",
     "utils",
     "version",

@@ -12,3 +12,12 @@ __all__: list[str] = []
 __all__ += _control_flow.__all__
 __all__ += _conversion.__all__
 __all__ += _structural.__all__
+
+# The leaf modules once more, for mypy: it follows `__all__ += module.__all__` only one
+# level deep, so names two packages down would otherwise be invisible to it.
+from lamina.ops.core.control_flow.branching import *  # noqa: E402
+from lamina.ops.core.control_flow.gradients import *  # noqa: E402
+from lamina.ops.core.control_flow.loops import *  # noqa: E402
+from lamina.ops.core.control_flow.vectorizing import *  # noqa: E402
+from lamina.ops.core.conversion import *  # noqa: E402
+from lamina.ops.core.structural import *  # noqa: E402

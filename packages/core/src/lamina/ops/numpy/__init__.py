@@ -26,3 +26,25 @@ from lamina.ops.core.control_flow.vectorizing import vectorize  # noqa: E402
 from lamina.ops.linalg.decompositions import slogdet  # noqa: E402
 
 __all__ += ["slogdet", "vectorize"]
+
+# The leaf modules once more, for mypy: it follows `__all__ += module.__all__` only one
+# level deep, so names two packages down would otherwise be invisible to it.
+from lamina.ops.numpy.creation import *  # noqa: E402
+from lamina.ops.numpy.elementwise.arithmetic import *  # noqa: E402
+from lamina.ops.numpy.elementwise.bitwise import *  # noqa: E402
+from lamina.ops.numpy.elementwise.comparison import *  # noqa: E402
+from lamina.ops.numpy.elementwise.complex_parts import *  # noqa: E402
+from lamina.ops.numpy.elementwise.float_math import *  # noqa: E402
+from lamina.ops.numpy.elementwise.rounding import *  # noqa: E402
+from lamina.ops.numpy.linear.einsum import *  # noqa: E402
+from lamina.ops.numpy.linear.polynomial import *  # noqa: E402
+from lamina.ops.numpy.linear.products import *  # noqa: E402
+from lamina.ops.numpy.reduction.basic import *  # noqa: E402
+from lamina.ops.numpy.reduction.cumulative import *  # noqa: E402
+from lamina.ops.numpy.reduction.nan import *  # noqa: E402
+from lamina.ops.numpy.reduction.sorting import *  # noqa: E402
+from lamina.ops.numpy.reduction.stats import *  # noqa: E402
+from lamina.ops.numpy.shape.indexing import *  # noqa: E402
+from lamina.ops.numpy.shape.joining import *  # noqa: E402
+from lamina.ops.numpy.shape.reshaping import *  # noqa: E402
+from lamina.ops.numpy.shape.tiling import *  # noqa: E402

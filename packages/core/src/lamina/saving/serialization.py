@@ -1,0 +1,442 @@
+"""Objects to JSON-able configs and back, through a registry only (never by import).
+
+A config names a class (``{"module", "class_name", "config", "registered_name"}``). Loading
+resolves that name in, in order: the ``custom_objects`` given, the active
+`CustomObjectScope`s, the global registry filled by `register_serializable`, the caller's
+``module_objects``, and Lamina's own public namespaces. A module named in a file is never
+imported, so a file cannot make loading run code; Python bytecode (``__lambda__``) is
+refused unless ``safe_mode=False``.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextvars
+import importlib
+import inspect
+import marshal
+import types
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+_GLOBAL_CUSTOM_OBJECTS: dict[str, Any] = {}
+_GLOBAL_CUSTOM_NAMES: dict[Any, str] = {}
+_SCOPES: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.ContextVar(
+    "lamina_custom_object_scopes", default=()
+)
+_SAFE_MODE: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
+    "lamina_safe_mode", default=None
+)
+
+# Lamina's public namespaces, searched for built-in classes and functions. These are our
+# own modules (a fixed list), so importing them cannot run code named by a file.
+PUBLIC_NAMESPACES: tuple[str, ...] = (
+    "lamina.layers",
+    "lamina.models",
+    "lamina.losses",
+    "lamina.metrics",
+    "lamina.optimizers",
+    "lamina.optimizers.schedules",
+    "lamina.initializers",
+    "lamina.regularizers",
+    "lamina.constraints",
+    "lamina.activations",
+    "lamina.dtype_policies",
+    "lamina",
+)
+
+_LAMBDA_REFUSED = (
+    "Refusing to deserialize Python bytecode (a lambda or local function) in {where}: "
+    "loading it would run code from the file. If you trust the file, pass "
+    "`safe_mode=False` to the loading call, or enable "
+    "`lamina.config.enable_unsafe_deserialization()`."
+)
+
+
+# --- registry ---------------------------------------------------------------------------
+def register_serializable(package: str = "Custom", name: str | None = None) -> Callable[[T], T]:
+    """Register a class or function so configs can name it (as ``"package>name"``).
+
+    Args:
+        package: a namespace for the name, so two libraries' ``MyLayer`` don't collide.
+        name: the name to register under; default: the object's ``__name__``.
+
+    Raises:
+        ValueError: the name is already registered to a different object, or `package`
+            contains ``">"``.
+
+    Example:
+        >>> @lamina.saving.register_serializable(package="my_pkg")
+        ... class Scale(lamina.layers.Layer): ...
+    """
+    if not isinstance(package, str) or ">" in package:
+        raise ValueError(
+            "Argument `package` must be a string without '>'. "
+            f"Received: package={package!r}"
+        )
+
+    def decorator(obj: T) -> T:
+        registered = f"{package}>{name or getattr(obj, '__name__', None)}"
+        if registered.endswith(">None"):
+            raise ValueError(
+                f"Cannot register {obj!r}: it has no `__name__`; pass `name=`."
+            )
+        if inspect.isclass(obj) and not hasattr(obj, "get_config"):
+            raise ValueError(
+                f"Cannot register class {obj.__name__}: it must implement `get_config()`."
+            )
+        previous = _GLOBAL_CUSTOM_OBJECTS.get(registered)
+        if previous is not None and _qualname(previous) != _qualname(obj):
+            raise ValueError(
+                f"{registered!r} is already registered to {previous!r}; choose another "
+                "`package` or `name`."
+            )
+        _GLOBAL_CUSTOM_OBJECTS[registered] = obj
+        _GLOBAL_CUSTOM_NAMES[obj] = registered
+        return obj
+
+    return decorator
+
+
+register_keras_serializable = register_serializable
+
+
+def _qualname(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def get_registered_name(obj: Any) -> str:
+    """The name `obj` is registered under, or its ``__name__`` when it is not registered."""
+    registered = _GLOBAL_CUSTOM_NAMES.get(obj)
+    if registered is not None:
+        return registered
+    return str(getattr(obj, "__name__", type(obj).__name__))
+
+
+def get_registered_object(
+    name: str, custom_objects: dict[str, Any] | None = None, module_objects: Any = None
+) -> Any:
+    """The object a config name refers to, or None (searches as loading does)."""
+    for source in (custom_objects or {}, *reversed(_SCOPES.get()), _GLOBAL_CUSTOM_OBJECTS):
+        if name in source:
+            return source[name]
+    if module_objects is not None and name in module_objects:
+        return module_objects[name]
+    return None
+
+
+def get_custom_objects() -> dict[str, Any]:
+    """The global registry (a live dict: adding to it registers by plain name)."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+class CustomObjectScope:
+    """Within this scope, configs may name the given objects.
+
+    Example:
+        >>> with lamina.saving.CustomObjectScope({"Scale": Scale}):
+        ...     model = lamina.saving.load_model("m.lamina")
+    """
+
+    def __init__(self, custom_objects: dict[str, Any] | None = None) -> None:
+        if custom_objects is not None and not isinstance(custom_objects, dict):
+            raise TypeError(
+                "Argument `custom_objects` must be a dict of name -> object. "
+                f"Received: custom_objects={custom_objects!r}"
+            )
+        self.custom_objects = dict(custom_objects or {})
+        self._token: contextvars.Token[tuple[dict[str, Any], ...]] | None = None
+
+    def __enter__(self) -> CustomObjectScope:
+        self._token = _SCOPES.set((*_SCOPES.get(), self.custom_objects))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _SCOPES.reset(self._token)
+            self._token = None
+
+
+custom_object_scope = CustomObjectScope
+
+
+# --- safe mode --------------------------------------------------------------------------
+class SafeModeScope:
+    """Sets whether deserialization may run bytecode from a config (None: inherit)."""
+
+    def __init__(self, safe_mode: bool | None = True) -> None:
+        self.safe_mode = safe_mode
+        self._token: contextvars.Token[bool | None] | None = None
+
+    def __enter__(self) -> SafeModeScope:
+        if self.safe_mode is not None:
+            self._token = _SAFE_MODE.set(bool(self.safe_mode))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _SAFE_MODE.reset(self._token)
+            self._token = None
+
+
+def in_safe_mode() -> bool:
+    """Whether loading must refuse bytecode now (the default, unless a scope or the
+    global `enable_unsafe_deserialization` switch says otherwise)."""
+    value = _SAFE_MODE.get()
+    if value is not None:
+        return value
+    from lamina.backend.config import SETTINGS
+
+    return not SETTINGS.unsafe_deserialization
+
+
+# --- serialize --------------------------------------------------------------------------
+def serialize_lamina_object(obj: Any) -> Any:
+    """A JSON-able description of `obj` that `deserialize_lamina_object` turns back.
+
+    Handles None, numbers, strings, lists, tuples, dicts, NumPy and backend arrays,
+    dtypes, classes and functions (by registered or public name), lambdas (as bytecode,
+    which safe loading refuses), and any object with ``get_config()``.
+    """
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, (list, tuple)) and not hasattr(obj, "_fields"):
+        items = [serialize_lamina_object(x) for x in obj]
+        return {"class_name": "__tuple__", "config": {"value": items}} if isinstance(
+            obj, tuple
+        ) else items
+    if isinstance(obj, dict):
+        return {str(k): serialize_lamina_object(v) for k, v in obj.items()}
+    if isinstance(obj, np.ndarray) or _is_backend_array(obj):
+        array = np.asarray(obj if isinstance(obj, np.ndarray) else _to_numpy(obj))
+        return {
+            "class_name": "__numpy__",
+            "config": {"value": array.tolist(), "dtype": str(array.dtype)},
+        }
+    if isinstance(obj, types.FunctionType) and _is_lambda_like(obj):
+        return _serialize_bytecode(obj)
+    if inspect.isclass(obj):
+        return {
+            "module": _public_module(obj),
+            "class_name": "__class__",
+            "config": get_registered_name(obj),
+            "registered_name": get_registered_name(obj),
+        }
+    if callable(obj) and not hasattr(obj, "get_config"):
+        name = get_registered_name(obj)
+        return {
+            "module": _public_module(obj),
+            "class_name": "function",
+            "config": name,
+            "registered_name": name,
+        }
+    if not hasattr(obj, "get_config"):
+        raise TypeError(
+            f"Cannot serialize {obj!r} (type {type(obj).__name__}): it has no "
+            "`get_config()` and is not a basic value, array or function."
+        )
+    config = obj.get_config()
+    out: dict[str, Any] = {
+        "module": _public_module(type(obj)),
+        "class_name": type(obj).__name__,
+        "config": _serialize_config(config),
+        "registered_name": get_registered_name(type(obj)),
+    }
+    build_config = getattr(obj, "get_build_config", lambda: None)()
+    if build_config is not None:
+        out["build_config"] = serialize_lamina_object(build_config)
+    compile_config = getattr(obj, "get_compile_config", lambda: None)()
+    if compile_config is not None:
+        out["compile_config"] = compile_config
+    return out
+
+
+def _serialize_config(config: Any) -> Any:
+    if isinstance(config, dict):
+        return {k: _serialize_config_value(v) for k, v in config.items()}
+    return serialize_lamina_object(config)
+
+
+def _serialize_config_value(value: Any) -> Any:
+    # Lists stay lists inside configs: constructors take lists and tuples alike.
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return [_serialize_config_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _serialize_config_value(v) for k, v in value.items()}
+    return serialize_lamina_object(value)
+
+
+def _is_backend_array(obj: Any) -> bool:
+    module = type(obj).__module__.split(".")[0]
+    return module in ("jax", "jaxlib", "torch", "tensorflow") and hasattr(obj, "shape")
+
+
+def _to_numpy(obj: Any) -> Any:
+    from lamina import ops
+
+    return ops.convert_to_numpy(obj)
+
+
+def _is_lambda_like(fn: types.FunctionType) -> bool:
+    """A function no registry or namespace can name (so only its bytecode describes it)."""
+    if fn.__name__ == "<lambda>" or "<locals>" in fn.__qualname__:
+        return fn not in _GLOBAL_CUSTOM_NAMES
+    return False
+
+
+def _public_module(obj: Any) -> str:
+    """Where users reach `obj` (e.g. "lamina.layers" for Dense), else its own module."""
+    module = str(getattr(obj, "__module__", "") or "")
+    if module.startswith("lamina"):
+        name = getattr(obj, "__name__", None)
+        for namespace in PUBLIC_NAMESPACES:
+            ns = _namespace(namespace)
+            if ns is not None and name is not None and getattr(ns, name, None) is obj:
+                return namespace
+    return module
+
+
+def _serialize_bytecode(fn: types.FunctionType) -> dict[str, Any]:
+    code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
+    defaults = [serialize_lamina_object(d) for d in (fn.__defaults__ or ())]
+    return {
+        "class_name": "__lambda__",
+        "config": {"code": code, "defaults": defaults, "name": fn.__name__},
+    }
+
+
+def _deserialize_bytecode(config: dict[str, Any], where: str) -> Callable[..., Any]:
+    if in_safe_mode():
+        raise ValueError(_LAMBDA_REFUSED.format(where=where))
+    code = marshal.loads(base64.b64decode(config["code"]))
+    defaults = tuple(deserialize_lamina_object(d) for d in config.get("defaults", []))
+    import lamina
+
+    fn = types.FunctionType(code, {"lamina": lamina, "keras": lamina, "__builtins__": __builtins__})
+    fn.__defaults__ = defaults or None
+    return fn
+
+
+# --- deserialize ------------------------------------------------------------------------
+def deserialize_lamina_object(
+    config: Any,
+    custom_objects: dict[str, Any] | None = None,
+    safe_mode: bool | None = None,
+    module_objects: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """The object `config` describes (from `serialize_lamina_object`, or a plain name).
+
+    Args:
+        config: a config dict, a list of them, or a name.
+        custom_objects: extra name -> class/function mappings.
+        safe_mode: refuse bytecode (lambdas) in the config; None inherits the current
+            setting (safe unless a caller said otherwise).
+        module_objects: the caller's own names (e.g. every loss) to search as well.
+        **kwargs: ignored (Keras passes ``printable_module_name``).
+
+    Raises:
+        ValueError: a class or function the config names is unknown (the message says how
+            to register it), or the config holds bytecode in safe mode.
+    """
+    with SafeModeScope(safe_mode), CustomObjectScope(custom_objects):
+        return _deserialize(config, module_objects)
+
+
+def _deserialize(config: Any, module_objects: dict[str, Any] | None) -> Any:
+    if config is None or isinstance(config, (bool, int, float)):
+        return config
+    if isinstance(config, str):
+        found = get_registered_object(config, module_objects=module_objects)
+        return config if found is None else found
+    if isinstance(config, list):
+        return [_deserialize(c, module_objects) for c in config]
+    if not isinstance(config, dict):
+        raise TypeError(
+            "Argument `config` must be a dict, list, string or number. "
+            f"Received: config={config!r} (of type {type(config).__name__})"
+        )
+    if "class_name" not in config or "config" not in config:
+        return {k: _deserialize(v, None) for k, v in config.items()}
+    class_name = config["class_name"]
+    inner = config["config"]
+    if class_name == "__tuple__":
+        return tuple(_deserialize(v, None) for v in inner["value"])
+    if class_name == "__numpy__":
+        return _numpy_from_config(inner)
+    if class_name == "__lambda__":
+        return _deserialize_bytecode(inner, "this config")
+    if class_name in ("function", "__class__"):
+        return _resolve(inner, config, module_objects, what=class_name)
+    cls = _resolve(class_name, config, module_objects, what="class")
+    if not hasattr(cls, "from_config"):
+        raise TypeError(f"{class_name!r} resolved to {cls!r}, which has no `from_config`.")
+    obj = cls.from_config(inner)
+    build_config = config.get("build_config")
+    if build_config and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
+        obj.build_from_config(_deserialize(build_config, None))
+    compile_config = config.get("compile_config")
+    if compile_config and hasattr(obj, "compile_from_config"):
+        obj.compile_from_config(compile_config)
+    return obj
+
+
+def _numpy_from_config(inner: dict[str, Any]) -> np.ndarray:
+    dtype = np.dtype(inner.get("dtype", "float32"))
+    if dtype.kind not in "biufc":
+        raise ValueError(f"Refusing array of non-numeric dtype {dtype} in a config.")
+    return np.asarray(inner["value"], dtype=dtype)
+
+
+def _resolve(
+    name: Any, config: dict[str, Any], module_objects: dict[str, Any] | None, what: str
+) -> Any:
+    registered = config.get("registered_name")
+    for key in (registered, name):
+        if isinstance(key, str):
+            found = get_registered_object(key, module_objects=module_objects)
+            if found is not None:
+                return found
+    if isinstance(name, str):
+        found = _from_public_namespaces(name, config.get("module"))
+        if found is not None:
+            return found
+    raise ValueError(
+        f"Could not locate {what} {name!r} (module {config.get('module')!r}). Lamina "
+        "never imports modules named in a file: register it with "
+        "`@lamina.saving.register_serializable()` or pass it in `custom_objects`."
+    )
+
+
+def _from_public_namespaces(name: str, module: Any) -> Any:
+    wanted = None
+    if isinstance(module, str):
+        # "keras.layers" or "keras.src.layers.core.dense" → "lamina.layers".
+        parts = module.split(".")
+        if parts[0] in ("keras", "lamina"):
+            parts = [p for p in parts[1:] if p != "src"]
+            for n in range(len(parts), -1, -1):
+                candidate = ".".join(["lamina", *parts[:n]]).rstrip(".")
+                if candidate in PUBLIC_NAMESPACES:
+                    wanted = candidate
+                    break
+    order = ([wanted] if wanted else []) + [n for n in PUBLIC_NAMESPACES if n != wanted]
+    for namespace in order:
+        ns = _namespace(namespace)
+        found = getattr(ns, name, None) if ns is not None else None
+        if found is not None and not isinstance(found, types.ModuleType):
+            return found
+    return None
+
+
+def _namespace(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
