@@ -5,14 +5,18 @@ Importing lamina imports the selected backend only (and none when none is instal
 symbolic models still build).
 """
 
+from lamina import activations as activations
 from lamina import backend as backend
 from lamina import config as config
+from lamina import constraints as constraints
 from lamina import dtype_policies as dtype_policies
+from lamina import initializers as initializers
 from lamina import layers as layers
 from lamina import mixed_precision as mixed_precision
 from lamina import models as models
 from lamina import ops as ops
 from lamina import random as random
+from lamina import regularizers as regularizers
 from lamina import saving as saving
 from lamina import tree as tree
 from lamina import utils as utils
@@ -20,9 +24,10 @@ from lamina._version import __version__ as __version__
 from lamina.backend.config import name_scope as name_scope
 from lamina.backend.registry import current_if_any as _load_selected_backend
 from lamina.device import device as device
-from lamina.layers import Input as Input
 from lamina.dtype_policies import DTypePolicy as DTypePolicy
 from lamina.dtype_policies import FloatDTypePolicy as FloatDTypePolicy
+from lamina.initializers import Initializer as Initializer
+from lamina.layers import Input as Input
 from lamina.layers import InputSpec as InputSpec
 from lamina.layers import Layer as Layer
 from lamina.models import Model as Model
@@ -31,6 +36,7 @@ from lamina.ops.function import Function as Function
 from lamina.ops.operation import Operation as Operation
 from lamina.ops.symbolic import SymbolicTensor as KerasTensor
 from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
+from lamina.regularizers import Regularizer as Regularizer
 from lamina.variables import StatelessScope as StatelessScope
 from lamina.variables import SymbolicScope as SymbolicScope
 from lamina.variables import Variable as Variable
@@ -48,28 +54,34 @@ __all__ = [
     "DTypePolicy",
     "FloatDTypePolicy",
     "Function",
+    "Initializer",
     "Input",
     "InputSpec",
     "KerasTensor",
     "Layer",
     "Model",
     "Operation",
+    "Regularizer",
     "StatelessScope",
     "Sequential",
     "SymbolicScope",
     "SymbolicTensor",
     "Variable",
     "__version__",
+    "activations",
     "backend",
     "config",
+    "constraints",
     "device",
     "dtype_policies",
+    "initializers",
     "layers",
     "mixed_precision",
     "models",
     "name_scope",
     "ops",
     "random",
+    "regularizers",
     "saving",
     "tree",
     "utils",

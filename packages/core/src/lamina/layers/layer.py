@@ -192,6 +192,10 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
     def _on_tracked_change(self) -> None:
         for variable in self._tracker.collections["variables"]:
             self._own_variable(variable)
+        if self._deferred_restore is not None:  # e.g. a layer appended to a tracked list
+            for layer in self._tracker.collections["layers"]:
+                if layer._deferred_restore is None:
+                    self._deferred_restore.layer_tracked(self, None, layer)
         if self.built:
             self._backend_track_variables(self.variables)
 
@@ -275,6 +279,10 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             from lamina import constraints
 
             constraint = constraints.get(constraint)
+        if self._deferred_restore is not None:
+            # Weights were loaded before this layer was built: start from the saved value.
+            saved = self._deferred_restore.saved_value(self, name or "variable", tuple(shape))
+            init = init if saved is None else saved
         with self._name_scope():
             variable = Variable(
                 init,
@@ -290,8 +298,6 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         variable.regularizer = _get_regularizer(regularizer)
         self._own_variable(variable)
         self._tracker._seen.add(id(variable))
-        if self._deferred_restore is not None:
-            self._deferred_restore.variable_created(self, variable)
         if self.built:
             self._backend_track_variables(self.variables)
         return variable

@@ -168,16 +168,14 @@ def _register_with_tree() -> None:
         namespace="lamina",
     )
 
-    def flatten_dict(d: TrackedDict) -> tuple[list[Any], list[Any], list[Any]]:
+    def flatten_dict(d: Any) -> Any:
         keys = sorted(d)
         return [d[k] for k in keys], keys, keys
 
-    optree.register_pytree_node(
-        TrackedDict,
-        flatten_dict,
-        lambda keys, children: dict(zip(keys, children)),
-        namespace="lamina",
-    )
+    def unflatten_dict(keys: Any, children: Any) -> dict[Any, Any]:
+        return dict(zip(keys, children))
+
+    optree.register_pytree_node(TrackedDict, flatten_dict, unflatten_dict, namespace="lamina")
 
 
 _register_with_tree()

@@ -361,6 +361,8 @@ class Trainer:
                 callback_list.on_train_batch_end(step, _to_python(logs))
                 if self.stop_training:
                     break
+            if getattr(iterator, "ran_out_of_data", False):
+                object.__setattr__(self, "stop_training", True)
             self._sync_state()
             epoch_logs = _to_python(self.get_metrics_result())
             if val_x is not None and (epoch + 1) % validation_freq == 0:
@@ -536,6 +538,9 @@ class Trainer:
                 metrics.build(y, y_pred)
         if training and self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)  # type: ignore[attr-defined]
+            pending = self.__dict__.get("_deferred_restore")
+            if pending is not None:  # optimizer state loaded before the optimizer existed
+                pending.optimizer_built(self.optimizer)
 
     def _format_logs(self, logs: dict[str, Any], return_dict: bool) -> Any:
         if return_dict:

@@ -1,0 +1,39 @@
+"""Batches from a `tf.data.Dataset`, read as NumPy (TensorFlow is imported only here)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from lamina.trainers.data_adapters.data_adapter import DataAdapter
+from lamina.trainers.data_adapters.data_adapter_utils import standardize_batch
+
+
+class TFDatasetAdapter(DataAdapter):
+    """Iterates a batched `tf.data.Dataset`; each pass starts the dataset again.
+
+    Args:
+        dataset: a dataset whose elements are batches (`x`, `(x, y)` or
+            `(x, y, sample_weight)`).
+    """
+
+    def __init__(self, dataset: Any) -> None:
+        import tensorflow as tf
+
+        if not isinstance(dataset, tf.data.Dataset):
+            raise TypeError(
+                "Argument `x` must be a `tf.data.Dataset` for this adapter. "
+                f"Received: x of type {type(dataset).__name__}"
+            )
+        self._dataset = dataset
+        cardinality = int(dataset.cardinality().numpy())
+        # tf.data.INFINITE_CARDINALITY (-1) and UNKNOWN_CARDINALITY (-2): no count.
+        self._num_batches = cardinality if cardinality >= 0 else None
+
+    @property
+    def num_batches(self) -> int | None:
+        return self._num_batches
+
+    def get_numpy_iterator(self) -> Iterator[tuple[Any, ...]]:
+        for batch in self._dataset.as_numpy_iterator():
+            yield standardize_batch(batch)

@@ -1,0 +1,308 @@
+"""Putting saved values into variables, now or the moment each variable is created.
+
+`restore_model` checks every layer's variables against the file (count, shape) and
+assigns them. On a model that is not built yet it installs a `DeferredRestore`, which
+the layers call back (`variable_created`, `layer_tracked`) as they create variables, so
+each value lands as soon as its variable exists, on every backend (seed 000's deferred
+restoration). `RestoreStatus` says what matched, what is still pending and what was
+never used.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lamina_saving.errors import LaminaFileError
+from lamina_saving.graph import ROOT, own_variables, path_of, walk_layers
+from lamina_saving.h5_store import LazyArray
+
+Entries = dict[str, list[tuple[str, Any]]]
+"""Group path (``model/<object path>`` or ``optimizer``) -> ``[(variable name, value)]``;
+a value is an array or a `LazyArray` (read on `load()`)."""
+
+
+def _array(value: Any) -> np.ndarray:
+    return value.load() if isinstance(value, LazyArray) else np.asarray(value)
+
+
+def group_of(section: str, path: str) -> str:
+    return section if path == ROOT else f"{section}/{path}"
+
+
+@dataclass
+class RestoreStatus:
+    """What a restore did: ``matched``/``pending`` entries of the file, by key."""
+
+    file: str
+    matched: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    unmatched_variables: list[str] = field(default_factory=list)
+
+    @property
+    def unused(self) -> list[str]:
+        """Entries of the file that no variable took (so far, while still pending)."""
+        return list(self.pending)
+
+    def assert_consumed(self) -> RestoreStatus:
+        """Raise unless every entry of the file went into a variable, and vice versa."""
+        if self.pending or self.unmatched_variables:
+            raise AssertionError(
+                f"Restore from {self.file} is incomplete: unused entries {self.pending}, "
+                f"variables without a value {self.unmatched_variables}."
+            )
+        return self
+
+    def assert_existing_objects_matched(self) -> RestoreStatus:
+        """Raise if a variable that exists now got no value."""
+        if self.unmatched_variables:
+            raise AssertionError(
+                f"Variables without a value in {self.file}: {self.unmatched_variables}."
+            )
+        return self
+
+    def expect_partial(self) -> RestoreStatus:
+        """Say that unused entries are fine (silences nothing else; for TF-like code)."""
+        return self
+
+
+def _describe(layer: Any, path: str) -> str:
+    return f"layer {layer.name!r} (path {path!r}, {type(layer).__name__})"
+
+
+def _check_layer(layer: Any, path: str, values: list[tuple[str, Any]]) -> str | None:
+    """None when `values` fit `layer`'s variables, else what is wrong."""
+    own = own_variables(layer)
+    if len(values) != len(own):
+        return (
+            f"{_describe(layer, path)} has {len(own)} variables {[v.name for v in own]}, "
+            f"but the file holds {len(values)} for it {[n for n, _ in values]}."
+        )
+    for variable, (name, value) in zip(own, values):
+        if tuple(variable.shape) != tuple(value.shape):
+            return (
+                f"{_describe(layer, path)}, variable {variable.name!r}: expected shape "
+                f"{tuple(variable.shape)}, got {tuple(value.shape)} (saved as {name!r})."
+            )
+    return None
+
+
+def _assign_layer(layer: Any, values: list[tuple[str, Any]]) -> None:
+    layer.load_own_variables({str(i): _array(value) for i, (_, value) in enumerate(values)})
+
+
+def restore_model(
+    model: Any, entries: Entries, file: str, skip_mismatch: bool, section: str = "model"
+) -> RestoreStatus:
+    """Restore `entries` into `model` now where variables exist, later where they don't.
+
+    `entries` keys are ``<section>/<object path>``, plus ``optimizer`` for the state of
+    ``model.optimizer``.
+    """
+    status = RestoreStatus(file)
+    remaining = dict(entries)
+    for path, layer in walk_layers(model):
+        own = own_variables(layer)
+        key = group_of(section, path)
+        values = remaining.pop(key, None)
+        if not own and values is None:
+            continue
+        if values is None:
+            if not layer.built:
+                continue
+            problem = f"{_describe(layer, path)} has variables but the file has none for it."
+            _mismatch(problem, file, skip_mismatch)
+            status.unmatched_variables += [v.path for v in own]
+            continue
+        if not layer.built and not own:
+            remaining[key] = values  # its variables will come with its build
+            continue
+        mismatch = _check_layer(layer, path, values)
+        if mismatch is not None:
+            _mismatch(mismatch, file, skip_mismatch)
+            status.skipped.append(key)
+            continue
+        _assign_layer(layer, values)
+        status.matched.append(key)
+    opt_values = remaining.pop("optimizer", None)
+    if opt_values is not None:
+        _restore_optimizer(model, opt_values, file, skip_mismatch, status, remaining)
+    model_keys = [k for k in remaining if k == section or k.startswith(f"{section}/")]
+    if model_keys and model.built:
+        problem = (
+            f"The file holds weights for objects the model does not have: {sorted(model_keys)}."
+        )
+        _mismatch(problem, file, skip_mismatch)
+        status.skipped += model_keys
+        for k in model_keys:
+            remaining.pop(k)
+    if remaining:
+        DeferredRestore(model, remaining, file, skip_mismatch, status, section).install()
+    status.pending = sorted(remaining)
+    return status
+
+
+def _restore_optimizer(
+    model: Any,
+    values: list[tuple[str, Any]],
+    file: str,
+    skip_mismatch: bool,
+    status: RestoreStatus,
+    remaining: Entries,
+) -> None:
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None:
+        status.skipped.append("optimizer")  # a weights file read into an uncompiled model
+        return
+    if not optimizer.built:
+        if not model.built:
+            remaining["optimizer"] = values
+            return
+        optimizer.build(model.trainable_variables)
+    load_optimizer(optimizer, values, file, skip_mismatch, status)
+
+
+def load_optimizer(
+    optimizer: Any,
+    values: list[tuple[str, Any]],
+    file: str,
+    skip_mismatch: bool,
+    status: RestoreStatus,
+) -> None:
+    own = list(optimizer.variables)
+    shapes_ok = len(own) == len(values) and all(
+        tuple(v.shape) == tuple(a.shape) for v, (_, a) in zip(own, values)
+    )
+    if not shapes_ok:
+        problem = (
+            f"The optimizer has {len(own)} variables {[tuple(v.shape) for v in own]}, but "
+            f"the file holds {len(values)} {[tuple(a.shape) for _, a in values]}."
+        )
+        _mismatch(problem, file, skip_mismatch)
+        status.skipped.append("optimizer")
+        return
+    optimizer.load_own_variables({str(i): _array(a) for i, (_, a) in enumerate(values)})
+    status.matched.append("optimizer")
+
+
+def _mismatch(problem: str, file: str, skip_mismatch: bool) -> None:
+    """Warn and go on under `skip_mismatch`, else fail naming the file."""
+    if skip_mismatch:
+        warnings.warn(f"Skipping: {problem}", stacklevel=4)
+        return
+    raise LaminaFileError(file, problem)
+
+
+class DeferredRestore:
+    """Held values for a model being built: each goes in when its variable is created."""
+
+    def __init__(
+        self,
+        root: Any,
+        entries: Entries,
+        file: str,
+        skip_mismatch: bool,
+        status: RestoreStatus,
+        section: str,
+    ) -> None:
+        self.root = root
+        self.section = section
+        # The file closes when loading returns: read what must wait into memory now.
+        self.entries = {k: [(n, _array(v)) for n, v in vs] for k, vs in entries.items()}
+        self.file = file
+        self.skip_mismatch = skip_mismatch
+        self.status = status
+        self._taken: dict[str, set[int]] = {}
+
+    def install(self) -> None:
+        for _, layer in walk_layers(self.root):
+            object.__setattr__(layer, "_deferred_restore", self)
+
+    def _uninstall_if_done(self) -> None:
+        if self.entries:
+            return
+        for _, layer in walk_layers(self.root):
+            if layer.__dict__.get("_deferred_restore") is self:
+                object.__setattr__(layer, "_deferred_restore", None)
+
+    # --- the hooks the core calls ----------------------------------------------------------
+    def layer_tracked(self, parent: Any, name: str | None, layer: Any) -> None:
+        """A layer joined the graph: watch it too, and restore what it already has."""
+        for _, sub in walk_layers(layer):
+            object.__setattr__(sub, "_deferred_restore", self)
+            self._assign_existing(sub)
+
+    def saved_value(self, layer: Any, name: str, shape: tuple[int, ...]) -> Any:
+        """The held value for the variable `layer` is about to create, or None.
+
+        Matched by variable name within the layer (by creation position when names
+        repeat); the layer then creates the variable with this value as its initial one,
+        which works inside traced builds too.
+        """
+        path = path_of(self.root, layer)
+        if path is None:
+            return None  # not attached to the model yet; `layer_tracked` catches it later
+        key = group_of(self.section, path)
+        values = self.entries.get(key)
+        if values is None:
+            return None
+        taken = self._taken.setdefault(key, set())
+        index = self._pick(values, taken, name, len(own_variables(layer)))
+        if index is None:
+            return None
+        saved_name, value = values[index]
+        if tuple(value.shape) != tuple(shape):
+            problem = (
+                f"{_describe(layer, path)}, variable {name!r}: expected shape {tuple(shape)}, "
+                f"got {tuple(value.shape)} (saved as {saved_name!r})."
+            )
+            _mismatch(problem, self.file, self.skip_mismatch)
+            return None
+        self._take(key, index)
+        return value
+
+    def _assign_existing(self, layer: Any) -> None:
+        path = path_of(self.root, layer)
+        values = self.entries.get(group_of(self.section, path)) if path is not None else None
+        if values is None or path is None:
+            return
+        key = group_of(self.section, path)
+        for position, variable in enumerate(own_variables(layer)):
+            taken = self._taken.setdefault(key, set())
+            index = self._pick(values, taken, variable.name, position)
+            if index is not None and tuple(values[index][1].shape) == tuple(variable.shape):
+                variable.assign(values[index][1])
+                self._take(key, index)
+
+    def _take(self, key: str, index: int) -> None:
+        taken = self._taken[key]
+        taken.add(index)
+        if len(taken) == len(self.entries[key]):
+            del self.entries[key]
+            self.status.matched.append(key)
+            self.status.pending = sorted(self.entries)
+            self._uninstall_if_done()
+
+    def optimizer_built(self, optimizer: Any) -> None:
+        """The trainer built the optimizer: restore its held state now."""
+        values = self.entries.pop("optimizer", None)
+        if values is not None:
+            load_optimizer(optimizer, values, self.file, self.skip_mismatch, self.status)
+            self.status.pending = sorted(self.entries)
+            self._uninstall_if_done()
+
+    @staticmethod
+    def _pick(
+        values: list[tuple[str, Any]], taken: set[int], name: str, position: int
+    ) -> int | None:
+        names = [n for n, _ in values]
+        if names.count(name) == 1:
+            i = names.index(name)
+            return None if i in taken else i
+        if position >= len(values) or position in taken:
+            return None
+        return position
