@@ -110,15 +110,17 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         # still round-trips through configs.
         auto: dict[str, Any] | None = None
         try:
-            bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+            signature = inspect.signature(cls.__init__)
+            bound = signature.bind(None, *args, **kwargs)
             bound.apply_defaults()
             auto = dict(bound.arguments)
             auto.pop("self", None)
-            extra = auto.pop("kwargs", {})
-            for name, param in inspect.signature(cls.__init__).parameters.items():
-                if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            extra: dict[str, Any] = {}
+            for name, param in signature.parameters.items():
+                if param.kind is inspect.Parameter.VAR_KEYWORD and auto is not None:
+                    extra = auto.pop(name, {})
+                elif param.kind is inspect.Parameter.VAR_POSITIONAL and auto is not None:
                     auto = None if auto.pop(name, ()) else auto
-                    break
             if auto is not None:
                 auto.update(extra)
                 if not _json_like(auto):
