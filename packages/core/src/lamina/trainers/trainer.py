@@ -373,6 +373,7 @@ class Trainer:
                     batch_size=validation_batch_size or batch_size,
                     steps=validation_steps,
                     verbose=0,
+                    callbacks=callback_list,
                     return_dict=True,
                 )
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
@@ -411,7 +412,8 @@ class Trainer:
         )
         test_function = None
         verbose = 1 if verbose == "auto" else int(verbose)
-        callback_list = CallbackList(
+        # Validation inside `fit` passes fit's own list, so callbacks see the test hooks.
+        callback_list = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
             steps=iterator.num_batches,
         )

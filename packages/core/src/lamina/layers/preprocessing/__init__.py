@@ -1,0 +1,6 @@
+"""Preprocessing layers: Rescaling and Normalization (with `adapt`)."""
+
+from lamina.layers.preprocessing.normalization import Normalization as Normalization
+from lamina.layers.preprocessing.rescaling import Rescaling as Rescaling
+
+__all__ = ["Normalization", "Rescaling"]
