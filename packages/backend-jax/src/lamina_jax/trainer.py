@@ -11,6 +11,7 @@ from typing import Any
 
 import jax
 
+from lamina.trainers.trainer import batch_size_of
 from lamina.variables.scopes import StatelessScope
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
@@ -60,7 +61,7 @@ class JaxTrainer:
                 optimizer_values, grads, trainable
             )
         with StatelessScope(state_mapping=list(zip(metric_vars, metric_values))) as scope:
-            model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
             logs = model.compute_metrics(x, y, y_pred, sample_weight)
         metric_values = [scope.get_current_value(v) for v in metric_vars]
         return logs, (list(trainable), non_trainable, list(optimizer_values), metric_values)
@@ -110,8 +111,3 @@ class JaxTrainer:
         self._sync_state()
         return super().make_predict_function(force)  # type: ignore[misc]
 
-
-def _batch_size(x: Any) -> int:
-    from lamina import tree
-
-    return int(tree.flatten(x)[0].shape[0])

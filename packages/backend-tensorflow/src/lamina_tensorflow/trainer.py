@@ -6,6 +6,8 @@ from typing import Any
 
 import tensorflow as tf
 
+from lamina.trainers.trainer import batch_size_of
+
 
 class TensorflowTrainer:
     """Overrides `train_step` (GradientTape) and runs steps as `tf.function`s."""
@@ -21,7 +23,7 @@ class TensorflowTrainer:
             y_pred = model(x, training=True)
             loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             scaled = model.optimizer.scale_loss(loss)
-        model._loss_tracker.update_state(loss, sample_weight=tf.shape(tf.nest.flatten(x)[0])[0])
+        model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
         if trainable:
             grads = tape.gradient(scaled, [v.value for v in trainable])
             model.optimizer.apply(grads, trainable)

@@ -53,3 +53,14 @@ class TensorflowVariable(Variable):
 
     def _stored_value(self) -> Any:
         return self._variable
+
+
+def _variable_to_tensor(
+    variable: TensorflowVariable, dtype: Any = None, name: Any = None, as_ref: bool = False
+) -> Any:
+    """Let TF ops take a Lamina variable directly (``tf_tensor + variable`` in a graph)."""
+    value = tf.convert_to_tensor(variable.value)
+    return value if dtype is None else tf.cast(value, dtype)
+
+
+tf.register_tensor_conversion_function(TensorflowVariable, _variable_to_tensor)

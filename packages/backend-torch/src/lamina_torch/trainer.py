@@ -6,6 +6,8 @@ from typing import Any
 
 import torch
 
+from lamina.trainers.trainer import batch_size_of
+
 
 class TorchTrainer:
     """Overrides `train_step` (autograd) and compiles steps with torch.compile on request."""
@@ -18,7 +20,7 @@ class TorchTrainer:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = model(x, training=True)
         loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-        model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
         trainable = model.trainable_weights
         if trainable:
             for variable in trainable:
@@ -54,8 +56,3 @@ class TorchTrainer:
         with torch.no_grad():
             return super().predict_step(data)  # type: ignore[misc]
 
-
-def _batch_size(x: Any) -> int:
-    from lamina import tree
-
-    return int(tree.flatten(x)[0].shape[0])

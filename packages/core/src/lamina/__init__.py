@@ -7,14 +7,18 @@ symbolic models still build).
 
 from lamina import activations as activations
 from lamina import backend as backend
+from lamina import callbacks as callbacks
 from lamina import config as config
 from lamina import constraints as constraints
 from lamina import dtype_policies as dtype_policies
 from lamina import initializers as initializers
 from lamina import layers as layers
+from lamina import losses as losses
+from lamina import metrics as metrics
 from lamina import mixed_precision as mixed_precision
 from lamina import models as models
 from lamina import ops as ops
+from lamina import optimizers as optimizers
 from lamina import random as random
 from lamina import regularizers as regularizers
 from lamina import saving as saving
@@ -30,12 +34,15 @@ from lamina.initializers import Initializer as Initializer
 from lamina.layers import Input as Input
 from lamina.layers import InputSpec as InputSpec
 from lamina.layers import Layer as Layer
+from lamina.losses import Loss as Loss
+from lamina.metrics import Metric as Metric
 from lamina.models import Model as Model
 from lamina.models import Sequential as Sequential
 from lamina.ops.function import Function as Function
 from lamina.ops.operation import Operation as Operation
 from lamina.ops.symbolic import SymbolicTensor as KerasTensor
 from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
+from lamina.optimizers import Optimizer as Optimizer
 from lamina.regularizers import Regularizer as Regularizer
 from lamina.variables import StatelessScope as StatelessScope
 from lamina.variables import SymbolicScope as SymbolicScope
@@ -59,8 +66,11 @@ __all__ = [
     "InputSpec",
     "KerasTensor",
     "Layer",
+    "Loss",
+    "Metric",
     "Model",
     "Operation",
+    "Optimizer",
     "Regularizer",
     "StatelessScope",
     "Sequential",
@@ -70,16 +80,20 @@ __all__ = [
     "__version__",
     "activations",
     "backend",
+    "callbacks",
     "config",
     "constraints",
     "device",
     "dtype_policies",
     "initializers",
     "layers",
+    "losses",
+    "metrics",
     "mixed_precision",
     "models",
     "name_scope",
     "ops",
+    "optimizers",
     "random",
     "regularizers",
     "saving",

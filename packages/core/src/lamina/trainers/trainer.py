@@ -234,7 +234,7 @@ class Trainer:
         y_pred = self(x, training=False)  # type: ignore[operator]
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                  training=False)
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        self._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data: Any) -> Any:
@@ -573,6 +573,10 @@ class Trainer:
         return [tree.map_structure(convert, batch) for batch in batches]
 
 
-def _batch_size(x: Any) -> int:
+def batch_size_of(x: Any) -> Any:
+    """The batch size of `x`: an int, or a scalar tensor inside a graph with a None batch."""
+    from lamina import ops
+
     first = tree.flatten(x)[0]
-    return int(first.shape[0])
+    static = first.shape[0]
+    return int(static) if static is not None else ops.shape(first)[0]
