@@ -123,7 +123,7 @@ def average_pool(
     inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
 ) -> Tensor:
     dims, st, pads = _window_args(pool_size, strides, padding, data_format)
-    zero = jnp.zeros((), inputs.dtype)
+    zero = 0.0  # a Python constant: reduce_window needs a static init to differentiate
     total = lax.reduce_window(inputs, zero, lax.add, dims, st, pads)
     shape = [1] * inputs.ndim
     for i, d in enumerate(dims):

@@ -3,12 +3,15 @@
 Each family lives in its own subpackage; this namespace flattens them as Keras 3 does.
 """
 
+import lamina.layers.convolutional as _convolutional
 import lamina.layers.core as _core
 import lamina.layers.merging as _merging
 import lamina.layers.normalization as _normalization
+import lamina.layers.pooling as _pooling
 import lamina.layers.preprocessing as _preprocessing
 import lamina.layers.regularization as _regularization
 import lamina.layers.reshaping as _reshaping
+from lamina.layers.convolutional import *
 from lamina.layers.core import *
 from lamina.layers.input_layer import Input as Input
 from lamina.layers.input_layer import InputLayer as InputLayer
@@ -16,15 +19,18 @@ from lamina.layers.input_spec import InputSpec as InputSpec
 from lamina.layers.layer import Layer as Layer
 from lamina.layers.merging import *
 from lamina.layers.normalization import *
+from lamina.layers.pooling import *
 from lamina.layers.preprocessing import *
 from lamina.layers.regularization import *
 from lamina.layers.reshaping import *
 
 # `+=` of each family's literal `__all__`, which mypy follows.
 __all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer"]
+__all__ += _convolutional.__all__
 __all__ += _core.__all__
 __all__ += _merging.__all__
 __all__ += _normalization.__all__
+__all__ += _pooling.__all__
 __all__ += _preprocessing.__all__
 __all__ += _regularization.__all__
 __all__ += _reshaping.__all__

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lamina.backend.config import unique_name
@@ -10,12 +11,9 @@ from lamina.ops.symbolic import any_symbolic
 
 
 def _snake_case(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and not name[i - 1].isupper():
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
+    """``"Conv2DTranspose"`` -> ``"conv2d_transpose"``, as Keras names layers."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 class Operation:

@@ -1,0 +1,192 @@
+"""`Conv1DTranspose`, `Conv2DTranspose` and `Conv3DTranspose`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lamina.layers.convolutional.base_conv_transpose import BaseConvTranspose
+
+__all__ = ["Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose"]
+
+
+class Conv1DTranspose(BaseConvTranspose):
+    """1D transposed convolution: upsamples sequences with a learned kernel.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: int or tuple of 1 ints.
+        strides: int or tuple of 1 ints (the upsampling factor).
+        padding: ``"valid"`` or ``"same"`` (output size ``input * strides``).
+        output_padding: None or int/tuple of 1 ints, each smaller than its stride.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
+        dilation_rate: int or tuple of 1 ints.
+        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
+            as in `BaseConv`.
+
+    Example:
+        >>> Conv1DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 4))).shape
+    """
+
+    def __init__(
+        self,
+        filters: int,
+        kernel_size: Any,
+        strides: Any = 1,
+        padding: str = "valid",
+        output_padding: Any = None,
+        data_format: str | None = None,
+        dilation_rate: Any = 1,
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            rank=1,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
+
+
+class Conv2DTranspose(BaseConvTranspose):
+    """2D transposed convolution: upsamples images with a learned kernel.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: int or tuple of 2 ints.
+        strides: int or tuple of 2 ints (the upsampling factor).
+        padding: ``"valid"`` or ``"same"`` (output size ``input * strides``).
+        output_padding: None or int/tuple of 2 ints, each smaller than its stride.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
+        dilation_rate: int or tuple of 2 ints.
+        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
+            as in `BaseConv`.
+
+    Example:
+        >>> Conv2DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 5, 4))).shape
+    """
+
+    def __init__(
+        self,
+        filters: int,
+        kernel_size: Any,
+        strides: Any = (1, 1),
+        padding: str = "valid",
+        output_padding: Any = None,
+        data_format: str | None = None,
+        dilation_rate: Any = (1, 1),
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            rank=2,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
+
+
+class Conv3DTranspose(BaseConvTranspose):
+    """3D transposed convolution: upsamples volumes with a learned kernel.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: int or tuple of 3 ints.
+        strides: int or tuple of 3 ints (the upsampling factor).
+        padding: ``"valid"`` or ``"same"`` (output size ``input * strides``).
+        output_padding: None or int/tuple of 3 ints, each smaller than its stride.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
+        dilation_rate: int or tuple of 3 ints.
+        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
+            as in `BaseConv`.
+
+    Example:
+        >>> Conv3DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 3, 3, 3, 4))).shape
+    """
+
+    def __init__(
+        self,
+        filters: int,
+        kernel_size: Any,
+        strides: Any = (1, 1, 1),
+        padding: str = "valid",
+        output_padding: Any = None,
+        data_format: str | None = None,
+        dilation_rate: Any = (1, 1, 1),
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros",
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            rank=3,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )

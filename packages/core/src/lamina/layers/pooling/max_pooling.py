@@ -1,0 +1,120 @@
+"""`MaxPooling1D`, `MaxPooling2D` and `MaxPooling3D`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lamina.layers.pooling.base_pooling import BasePooling
+
+__all__ = ["MaxPooling1D", "MaxPooling2D", "MaxPooling3D"]
+
+
+class MaxPooling1D(BasePooling):
+    """The max of each window over sequences.
+
+    Args:
+        pool_size: int or tuple of 1 ints, the window size.
+        strides: int, tuple of 1 ints or None (None: `pool_size`).
+        padding: ``"valid"`` or ``"same"`` (output size ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, steps, channels)``) or
+            ``"channels_first"``;
+            None: `lamina.config.image_data_format()`.
+        name: the layer name.
+
+    Example:
+        >>> MaxPooling1D()(np.ones((2, 8, 3))).shape  # (2, 4, 3)
+    """
+
+    def __init__(
+        self,
+        pool_size: Any = 2,
+        strides: Any = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            pool_size,
+            strides,
+            pool_dimensions=1,
+            pool_mode="max",
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
+        )
+
+
+class MaxPooling2D(BasePooling):
+    """The max of each window over images.
+
+    Args:
+        pool_size: int or tuple of 2 ints, the window size.
+        strides: int, tuple of 2 ints or None (None: `pool_size`).
+        padding: ``"valid"`` or ``"same"`` (output size ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, rows, cols, channels)``) or
+            ``"channels_first"``;
+            None: `lamina.config.image_data_format()`.
+        name: the layer name.
+
+    Example:
+        >>> MaxPooling2D()(np.ones((2, 8, 8, 3))).shape  # (2, 4, 4, 3)
+    """
+
+    def __init__(
+        self,
+        pool_size: Any = (2, 2),
+        strides: Any = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            pool_size,
+            strides,
+            pool_dimensions=2,
+            pool_mode="max",
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
+        )
+
+
+class MaxPooling3D(BasePooling):
+    """The max of each window over volumes.
+
+    Args:
+        pool_size: int or tuple of 3 ints, the window size.
+        strides: int, tuple of 3 ints or None (None: `pool_size`).
+        padding: ``"valid"`` or ``"same"`` (output size ``ceil(input / strides)``).
+        data_format: ``"channels_last"`` (inputs ``(batch, d1, d2, d3, channels)``) or
+            ``"channels_first"``;
+            None: `lamina.config.image_data_format()`.
+        name: the layer name.
+
+    Example:
+        >>> MaxPooling3D()(np.ones((2, 4, 4, 4, 3))).shape  # (2, 2, 2, 2, 3)
+    """
+
+    def __init__(
+        self,
+        pool_size: Any = (2, 2, 2),
+        strides: Any = None,
+        padding: str = "valid",
+        data_format: str | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            pool_size,
+            strides,
+            pool_dimensions=3,
+            pool_mode="max",
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
+        )
