@@ -11,6 +11,7 @@ from lamina import callbacks as callbacks
 from lamina import config as config
 from lamina import constraints as constraints
 from lamina import dtype_policies as dtype_policies
+from lamina import export as export
 from lamina import initializers as initializers
 from lamina import layers as layers
 from lamina import losses as losses
@@ -85,6 +86,7 @@ __all__ = [
     "constraints",
     "device",
     "dtype_policies",
+    "export",
     "initializers",
     "layers",
     "losses",

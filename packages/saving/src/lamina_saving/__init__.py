@@ -10,6 +10,8 @@ from lamina_saving.archive import save_model as save_model
 from lamina_saving.checkpoint import Checkpoint as Checkpoint
 from lamina_saving.checkpoint import CheckpointManager as CheckpointManager
 from lamina_saving.errors import LaminaFileError as LaminaFileError
+from lamina_saving.export import ExportArchive as ExportArchive
+from lamina_saving.export import export_model as export_model
 from lamina_saving.restore import RestoreStatus as RestoreStatus
 from lamina_saving.support import support as support
 from lamina_saving.weights import load_weights as load_weights
@@ -26,4 +28,6 @@ __all__ = [
     "save_model",
     "save_weights",
     "support",
+    "ExportArchive",
+    "export_model",
 ]

@@ -133,6 +133,26 @@ class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
 
         return load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
 
+    def export(
+        self,
+        filepath: Any,
+        format: str = "tf_saved_model",
+        verbose: bool = True,
+        input_signature: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Write the inference call as a TensorFlow SavedModel (tensorflow or jax backend).
+
+        The artifact serves ``model(x, training=False)`` as ``serve`` and
+        ``serving_default``; `input_signature` defaults to the model's inputs.
+        """
+        from lamina.saving.facade import support
+
+        return support().extra("export_model")(
+            self, filepath, format=format, verbose=verbose, input_signature=input_signature,
+            **kwargs,
+        )
+
     def build(self, input_shape: Any = None) -> None:
         """Create the variables by tracing `call` on inputs of `input_shape`."""
         if input_shape is not None and type(self).call is not Model.call:
@@ -143,6 +163,7 @@ class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
                 lambda s: SymbolicTensor(s, dtype=self.input_dtype), input_shape
             )
             self.compute_output_spec(inputs)
+            object.__setattr__(self, "_build_shapes", input_shape)  # for get_build_config
         self.built = True
 
     @classmethod

@@ -17,8 +17,18 @@ def static_shape(x: Any) -> Shape:
         import numpy as np
 
         return tuple(np.shape(x))
-    # tf.TensorShape yields None for unknown dims; torch.Size and tuples yield ints.
-    return tuple(None if d is None else int(d) for d in shape)
+    # tf.TensorShape yields None for unknown dims; torch.Size and tuples yield ints; a
+    # symbolic dim (jax2tf's polymorphic batch) is unknown here too.
+    return tuple(_static_dim(d) for d in shape)
+
+
+def _static_dim(d: Any) -> int | None:
+    if d is None:
+        return None
+    try:
+        return int(d)
+    except Exception:  # TypeError, or a symbolic dimension that refuses int()
+        return None
 
 
 def broadcast_shapes(op: str, *shapes: Sequence[int | None]) -> Shape:
