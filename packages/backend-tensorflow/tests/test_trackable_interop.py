@@ -17,7 +17,9 @@ class Affine(Layer):
             initializer=lambda s, dtype=None: np.full(s, 0.5, dtype),
             name="kernel",
         )
-        self.count = self.add_weight(shape=(), trainable=False, name="count")
+        self.count = self.add_weight(
+            shape=(), initializer="zeros", trainable=False, name="count"
+        )
 
     def call(self, x):
         return ops.matmul(x, self.kernel)

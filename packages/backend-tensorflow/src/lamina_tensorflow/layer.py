@@ -30,6 +30,14 @@ class TensorflowLayerMixin(_Trackable, LayerMixin):
             children[_unique(children, gen.name)] = gen.state._variable
         for layer in self._layers:
             children[_unique(children, layer.name)] = layer
+        if save_type == "savedmodel":
+            # A loaded SavedModel answers `.variables` like a tf.Module does.
+            this: Any = self
+            wrap = tf.__internal__.tracking.wrap
+            children["variables"] = wrap([v._variable for v in this.variables])
+            children["trainable_variables"] = wrap(
+                [v._variable for v in this.trainable_variables]
+            )
         return children
 
 

@@ -36,7 +36,11 @@ class TensorflowTrainer:
         model: Any = self
         if model.run_eagerly:
             return fn
-        return tf.function(fn, jit_compile=model.jit_compile, reduce_retracing=True)
+        # No autograph: Lamina's ops branch on static shapes in Python, which autograph
+        # would rewrite into graph control flow; tensor-dependent branches use ops.cond.
+        return tf.function(
+            fn, jit_compile=model.jit_compile, reduce_retracing=True, autograph=False
+        )
 
     def make_train_function(self, force: bool = False) -> Any:
         model: Any = self
