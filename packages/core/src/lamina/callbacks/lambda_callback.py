@@ -19,8 +19,12 @@ class LambdaCallback(Callback):
     run-level ones ``(logs)``.
 
     Args:
-        on_epoch_begin, on_epoch_end, on_train_begin, on_train_end,
-        on_train_batch_begin, on_train_batch_end: functions for those hooks.
+        on_epoch_begin: functions for those hooks.
+        on_epoch_end: functions for those hooks.
+        on_train_begin: functions for those hooks.
+        on_train_end: functions for those hooks.
+        on_train_batch_begin: functions for those hooks.
+        on_train_batch_end: functions for those hooks.
         **kwargs: functions for any other hook (``on_test_end=...``, ``on_batch_end=...``).
 
     Raises:

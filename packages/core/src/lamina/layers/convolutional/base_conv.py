@@ -25,10 +25,13 @@ class BaseConv(LoraLayer):
             ``filters // groups`` filters.
         activation: applied to the output (None: linear).
         use_bias: whether to add a learned bias.
-        kernel_initializer, bias_initializer: initializers of the weights.
-        kernel_regularizer, bias_regularizer: penalties on the weights.
+        kernel_initializer: initializers of the weights.
+        bias_initializer: initializers of the weights.
+        kernel_regularizer: penalties on the weights.
+        bias_regularizer: penalties on the weights.
         activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections applied after updates.
+        kernel_constraint: projections applied after updates.
+        bias_constraint: projections applied after updates.
         lora_rank: when set, LoRA is enabled at build time with this rank (the kernel is
             frozen and a low-rank update ``A @ B`` is trained instead).
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``.

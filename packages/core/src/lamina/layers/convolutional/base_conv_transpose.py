@@ -19,11 +19,18 @@ class BaseConvTranspose(BaseConv):
     Args:
         rank: the number of spatial dims.
         filters: the number of output channels.
-        kernel_size, strides, padding, data_format, dilation_rate: as in `BaseConv`
-            (padding is ``"valid"`` or ``"same"``).
+        kernel_size: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
+        strides: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
+        padding: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
+        data_format: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
+        dilation_rate: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
         output_padding: None (inferred) or int/tuple of extra output rows per dim, each
             smaller than its stride.
-        activation, use_bias, initializers, regularizers, constraints: as in `BaseConv`.
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        initializers: as in `BaseConv`.
+        regularizers: as in `BaseConv`.
+        constraints: as in `BaseConv`.
     """
 
     def __init__(

@@ -22,10 +22,17 @@ class Conv1D(BaseConv):
             (inputs ``(batch, channels, steps)``); None: `lamina.config.image_data_format()`.
         dilation_rate: int or tuple of 1 ints.
         groups: the number of channel groups (both channel counts must divide by it).
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
-        lora_rank, lora_alpha: enable LoRA at build time (see `enable_lora`).
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
+        lora_rank: enable LoRA at build time (see `enable_lora`).
+        lora_alpha: enable LoRA at build time (see `enable_lora`).
 
     Example:
         >>> Conv1D(8, 3)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
@@ -90,10 +97,17 @@ class Conv2D(BaseConv):
             (inputs ``(batch, channels, rows, cols)``); None: `lamina.config.image_data_format()`.
         dilation_rate: int or tuple of 2 ints.
         groups: the number of channel groups (both channel counts must divide by it).
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
-        lora_rank, lora_alpha: enable LoRA at build time (see `enable_lora`).
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
+        lora_rank: enable LoRA at build time (see `enable_lora`).
+        lora_alpha: enable LoRA at build time (see `enable_lora`).
 
     Example:
         >>> Conv2D(8, 3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 8)
@@ -158,10 +172,17 @@ class Conv3D(BaseConv):
             (inputs ``(batch, channels, d1, d2, d3)``); None: `lamina.config.image_data_format()`.
         dilation_rate: int or tuple of 3 ints.
         groups: the number of channel groups (both channel counts must divide by it).
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
-        lora_rank, lora_alpha: enable LoRA at build time (see `enable_lora`).
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
+        lora_rank: enable LoRA at build time (see `enable_lora`).
+        lora_alpha: enable LoRA at build time (see `enable_lora`).
 
     Example:
         >>> Conv3D(8, 3)(np.ones((2, 5, 5, 5, 4))).shape  # (2, 3, 3, 3, 8)

@@ -20,9 +20,15 @@ class Conv1DTranspose(BaseConvTranspose):
         output_padding: None or int/tuple of 1 ints, each smaller than its stride.
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 1 ints.
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
 
     Example:
         >>> Conv1DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 4))).shape
@@ -81,9 +87,15 @@ class Conv2DTranspose(BaseConvTranspose):
         output_padding: None or int/tuple of 2 ints, each smaller than its stride.
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 2 ints.
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
 
     Example:
         >>> Conv2DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 5, 4))).shape
@@ -142,9 +154,15 @@ class Conv3DTranspose(BaseConvTranspose):
         output_padding: None or int/tuple of 3 ints, each smaller than its stride.
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 3 ints.
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint:
-            as in `BaseConv`.
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        kernel_initializer: as in `BaseConv`.
+        bias_initializer: as in `BaseConv`.
+        kernel_regularizer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        kernel_constraint: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
 
     Example:
         >>> Conv3DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 3, 3, 3, 4))).shape

@@ -21,11 +21,20 @@ class BaseDepthwiseConv(BaseConv):
     Args:
         rank: the number of spatial dims.
         depth_multiplier: the number of filters per input channel.
-        kernel_size, strides, padding, data_format, dilation_rate: as in `BaseConv`.
-        activation, use_bias: as in `BaseConv`.
-        depthwise_initializer, depthwise_regularizer, depthwise_constraint: for the kernel.
-        bias_initializer, bias_regularizer, activity_regularizer, bias_constraint: as in
-            `BaseConv`.
+        kernel_size: as in `BaseConv`.
+        strides: as in `BaseConv`.
+        padding: as in `BaseConv`.
+        data_format: as in `BaseConv`.
+        dilation_rate: as in `BaseConv`.
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        depthwise_initializer: for the kernel.
+        depthwise_regularizer: for the kernel.
+        depthwise_constraint: for the kernel.
+        bias_initializer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
     """
 
     def __init__(
@@ -152,9 +161,15 @@ class DepthwiseConv1D(BaseDepthwiseConv):
         depth_multiplier: filters per input channel.
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 1 int.
-        activation, use_bias, depthwise_initializer, bias_initializer,
-        depthwise_regularizer, bias_regularizer, activity_regularizer,
-        depthwise_constraint, bias_constraint: as in `BaseDepthwiseConv`.
+        activation: as in `BaseDepthwiseConv`.
+        use_bias: as in `BaseDepthwiseConv`.
+        depthwise_initializer: as in `BaseDepthwiseConv`.
+        bias_initializer: as in `BaseDepthwiseConv`.
+        depthwise_regularizer: as in `BaseDepthwiseConv`.
+        bias_regularizer: as in `BaseDepthwiseConv`.
+        activity_regularizer: as in `BaseDepthwiseConv`.
+        depthwise_constraint: as in `BaseDepthwiseConv`.
+        bias_constraint: as in `BaseDepthwiseConv`.
 
     Example:
         >>> DepthwiseConv1D(3, depth_multiplier=2)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
@@ -210,9 +225,15 @@ class DepthwiseConv2D(BaseDepthwiseConv):
         depth_multiplier: filters per input channel.
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 2 ints.
-        activation, use_bias, depthwise_initializer, bias_initializer,
-        depthwise_regularizer, bias_regularizer, activity_regularizer,
-        depthwise_constraint, bias_constraint: as in `BaseDepthwiseConv`.
+        activation: as in `BaseDepthwiseConv`.
+        use_bias: as in `BaseDepthwiseConv`.
+        depthwise_initializer: as in `BaseDepthwiseConv`.
+        bias_initializer: as in `BaseDepthwiseConv`.
+        depthwise_regularizer: as in `BaseDepthwiseConv`.
+        bias_regularizer: as in `BaseDepthwiseConv`.
+        activity_regularizer: as in `BaseDepthwiseConv`.
+        depthwise_constraint: as in `BaseDepthwiseConv`.
+        bias_constraint: as in `BaseDepthwiseConv`.
 
     Example:
         >>> DepthwiseConv2D(3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 4)

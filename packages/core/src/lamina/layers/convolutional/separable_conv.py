@@ -20,12 +20,19 @@ class BaseSeparableConv(BaseConv):
         rank: the number of spatial dims.
         depth_multiplier: depthwise filters per input channel.
         filters: output channels of the pointwise step.
-        kernel_size, strides, padding, data_format, dilation_rate: as in `BaseConv`
-            (padding ``"valid"`` or ``"same"``).
-        activation, use_bias: as in `BaseConv`.
-        depthwise_*, pointwise_*: initializer, regularizer and constraint of each kernel.
-        bias_initializer, bias_regularizer, activity_regularizer, bias_constraint: as in
-            `BaseConv`.
+        kernel_size: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
+        strides: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
+        padding: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
+        data_format: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
+        dilation_rate: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
+        activation: as in `BaseConv`.
+        use_bias: as in `BaseConv`.
+        depthwise_*: initializer, regularizer and constraint of each kernel.
+        pointwise_*: initializer, regularizer and constraint of each kernel.
+        bias_initializer: as in `BaseConv`.
+        bias_regularizer: as in `BaseConv`.
+        activity_regularizer: as in `BaseConv`.
+        bias_constraint: as in `BaseConv`.
     """
 
     _lora_target = "depthwise_kernel"
@@ -162,10 +169,18 @@ class SeparableConv1D(BaseSeparableConv):
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 1 int.
         depth_multiplier: depthwise filters per input channel.
-        activation, use_bias, depthwise_initializer, pointwise_initializer,
-        bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
-        activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint:
-            as in `BaseSeparableConv`.
+        activation: as in `BaseSeparableConv`.
+        use_bias: as in `BaseSeparableConv`.
+        depthwise_initializer: as in `BaseSeparableConv`.
+        pointwise_initializer: as in `BaseSeparableConv`.
+        bias_initializer: as in `BaseSeparableConv`.
+        depthwise_regularizer: as in `BaseSeparableConv`.
+        pointwise_regularizer: as in `BaseSeparableConv`.
+        bias_regularizer: as in `BaseSeparableConv`.
+        activity_regularizer: as in `BaseSeparableConv`.
+        depthwise_constraint: as in `BaseSeparableConv`.
+        pointwise_constraint: as in `BaseSeparableConv`.
+        bias_constraint: as in `BaseSeparableConv`.
 
     Example:
         >>> SeparableConv1D(8, 3)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
@@ -230,10 +245,18 @@ class SeparableConv2D(BaseSeparableConv):
         data_format: ``"channels_last"`` or ``"channels_first"``; None: the config's.
         dilation_rate: int or tuple of 2 ints.
         depth_multiplier: depthwise filters per input channel.
-        activation, use_bias, depthwise_initializer, pointwise_initializer,
-        bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
-        activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint:
-            as in `BaseSeparableConv`.
+        activation: as in `BaseSeparableConv`.
+        use_bias: as in `BaseSeparableConv`.
+        depthwise_initializer: as in `BaseSeparableConv`.
+        pointwise_initializer: as in `BaseSeparableConv`.
+        bias_initializer: as in `BaseSeparableConv`.
+        depthwise_regularizer: as in `BaseSeparableConv`.
+        pointwise_regularizer: as in `BaseSeparableConv`.
+        bias_regularizer: as in `BaseSeparableConv`.
+        activity_regularizer: as in `BaseSeparableConv`.
+        depthwise_constraint: as in `BaseSeparableConv`.
+        pointwise_constraint: as in `BaseSeparableConv`.
+        bias_constraint: as in `BaseSeparableConv`.
 
     Example:
         >>> SeparableConv2D(8, 3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 8)

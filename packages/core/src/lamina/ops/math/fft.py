@@ -453,9 +453,13 @@ def istft(
 
     Args:
         x: a tuple ``(real, imag)`` of shape ``(..., num_frames, fft_length // 2 + 1)``.
+        sequence_length: the frame length, as in `stft`.
+        sequence_stride: the hop between frames, as in `stft`.
+        fft_length: the FFT size, as in `stft`.
         length: the output length (cropped or zero-padded); None keeps every sample
             (minus the `center` padding).
-        Others: as in `stft`.
+        window: the window, as in `stft`.
+        center: whether `stft` padded the signal, as in `stft`.
 
     Example:
         >>> lamina.ops.istft(lamina.ops.stft(x, 8, 2, 8), 8, 2, 8, length=x.shape[-1])  # x

@@ -241,7 +241,10 @@ def unfold(
 
     Args:
         input: ``(batch, channels, height, width)`` (channels_first).
-        kernel_size, dilation, padding, stride: ints or pairs.
+        kernel_size: ints or pairs.
+        dilation: ints or pairs.
+        padding: ints or pairs.
+        stride: ints or pairs.
 
     Returns:
         ``(batch, channels * kh * kw, blocks)``, channel-major then kernel tap.

@@ -260,7 +260,8 @@ def cross(
 
     Args:
         x1: first vectors. x2: second vectors (the non-vector dims broadcast).
-        axisa, axisb: the vector axis of `x1` and `x2`. axisc: the vector axis of the output.
+        axisa: the vector axis of `x1` and `x2`. axisc: the vector axis of the output.
+        axisb: the vector axis of `x1` and `x2`. axisc: the vector axis of the output.
         axis: if given, overrides all three.
 
     Example:
