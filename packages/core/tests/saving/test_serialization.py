@@ -90,7 +90,12 @@ def test_module_named_in_a_file_is_never_imported(monkeypatch):
 
     monkeypatch.setattr("builtins.__import__", spy)
     monkeypatch.setattr(importlib, "import_module", spy_module)
-    config = {"module": "xml.dom.minidom", "class_name": "parseString", "config": {}, "registered_name": None}
+    config = {
+        "module": "xml.dom.minidom",
+        "class_name": "parseString",
+        "config": {},
+        "registered_name": None,
+    }
     with pytest.raises(ValueError, match="Could not locate"):
         ser.deserialize_lamina_object(config)
     assert not any(name.startswith("xml") for name in imported)

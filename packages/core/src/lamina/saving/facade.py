@@ -68,7 +68,9 @@ def support() -> SavingSupport:
     return obj
 
 
-def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: bool | None = None) -> None:
+def save_model(
+    model: Any, filepath: Any, overwrite: bool = True, zipped: bool | None = None
+) -> None:
     """Save `model` whole (architecture, weights, compile config, optimizer state)."""
     support().save_model(model, filepath, overwrite=overwrite, zipped=zipped)
 

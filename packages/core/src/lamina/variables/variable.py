@@ -143,11 +143,11 @@ class Variable:
         if value is None:
             value = self._stored_value()
         cast_to = AUTOCAST_DTYPE.get()
-        if cast_to is not None and self.autocast and self._dtype in dtypes.FLOATS:
-            if cast_to != self._dtype:
-                from lamina.ops.core.conversion import cast
+        floating = self.autocast and self._dtype in dtypes.FLOATS
+        if cast_to is not None and floating and cast_to != self._dtype:
+            from lamina.ops.core.conversion import cast
 
-                value = cast(value, cast_to)
+            value = cast(value, cast_to)
         return value
 
     @property
