@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +34,9 @@ METADATA = "metadata.json"
 WEIGHTS = "model.weights.h5"
 ASSETS = "assets/"
 MAX_JSON_BYTES = 64 * 2**20
+# What zipfile raises on damaged members (CRC, deflate stream, EOF, flags it can't read).
+_ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error)
+_READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 
 
 def _check_path(filepath: Any, what: str) -> str:
@@ -97,7 +101,7 @@ def _open_zip(path: str) -> Iterator[zipfile.ZipFile]:
         raise FileNotFoundError(f"No archive at {path!r}.")
     try:
         z = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
+    except _ZIP_ERRORS as e:
         raise LaminaFileError(path, f"not a readable model archive ({e}).") from e
     with z:
         _check_members(z, path)
@@ -112,6 +116,11 @@ def _check_members(z: zipfile.ZipFile, path: str) -> None:
         parts = name.replace("\\", "/").split("/")
         if name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
             raise LaminaFileError(path, f"entry {name!r} would land outside the target folder.")
+        if info.compress_type not in _READABLE_METHODS or info.flag_bits & 0x1:
+            raise LaminaFileError(
+                path, f"entry {name!r} is encrypted or uses compression method "
+                f"{info.compress_type}; only stored or deflated entries are read.",
+            )
         if info.compress_type == zipfile.ZIP_STORED and info.file_size > size:
             raise LaminaFileError(
                 path, f"entry {name!r} declares {info.file_size} bytes, more than the file."
@@ -130,7 +139,7 @@ def _read_json(z: zipfile.ZipFile, name: str, path: str) -> Any:
         raise LaminaFileError(path, f"{name} is {info.file_size} bytes; refusing to parse.")
     try:
         return json.loads(z.read(name).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
+    except (UnicodeDecodeError, *_ZIP_ERRORS) as e:
         raise LaminaFileError(path, f"{name} is not valid JSON ({e}).") from e
 
 
@@ -141,7 +150,7 @@ def open_archive_weights(path: str) -> Iterator[Entries]:
         info = z.getinfo(WEIGHTS)
         try:
             member = z.open(WEIGHTS)
-        except (zipfile.BadZipFile, OSError, ValueError) as e:
+        except _ZIP_ERRORS as e:
             raise LaminaFileError(path, f"cannot open {WEIGHTS} ({e}).") from e
         with member, WeightsReader(member, f"{path}:{WEIGHTS}", info.file_size) as reader:
             yield reader.lazy()
@@ -189,7 +198,10 @@ def _load_assets(model: Any, z: zipfile.ZipFile, path: str) -> None:
             if info.filename.startswith(ASSETS) and not info.is_dir():
                 target = os.path.join(work, *info.filename[len(ASSETS):].split("/"))
                 os.makedirs(os.path.dirname(target), exist_ok=True)
-                with z.open(info) as src, open(target, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
+                try:
+                    with z.open(info) as src, open(target, "wb") as dst:
+                        shutil.copyfileobj(src, dst)
+                except _ZIP_ERRORS as e:
+                    raise LaminaFileError(path, f"cannot read {info.filename} ({e}).") from e
         for layer_path, layer in loaders:
             layer.load_assets(os.path.join(work, layer_path.replace("/", os.sep)))

@@ -119,11 +119,8 @@ class Checkpoint:
                     if opt is getattr(obj, "optimizer", None) and opt_name in entries:
                         own["optimizer"] = entries[opt_name]
                         used.add(opt_name)
-                sub = restore_model(obj, own, path, skip_mismatch, section=name)
-                status.matched += sub.matched
-                status.pending += sub.pending
-                status.skipped += sub.skipped
-                status.unmatched_variables += sub.unmatched_variables
+                # The shared status keeps tracking values that land later (deferred).
+                restore_model(obj, own, path, skip_mismatch, section=name, status=status)
             elif name in used:
                 continue
             elif name not in entries:

@@ -96,14 +96,20 @@ def _assign_layer(layer: Any, values: list[tuple[str, Any]]) -> None:
 
 
 def restore_model(
-    model: Any, entries: Entries, file: str, skip_mismatch: bool, section: str = "model"
+    model: Any,
+    entries: Entries,
+    file: str,
+    skip_mismatch: bool,
+    section: str = "model",
+    status: RestoreStatus | None = None,
 ) -> RestoreStatus:
     """Restore `entries` into `model` now where variables exist, later where they don't.
 
     `entries` keys are ``<section>/<object path>``, plus ``optimizer`` for the state of
-    ``model.optimizer``.
+    ``model.optimizer``. A given `status` (a checkpoint's, shared by its objects) is
+    updated in place, also later as deferred values land.
     """
-    status = RestoreStatus(file)
+    status = RestoreStatus(file) if status is None else status
     remaining = dict(entries)
     for path, layer in walk_layers(model):
         own = own_variables(layer)
@@ -142,7 +148,7 @@ def restore_model(
             remaining.pop(k)
     if remaining:
         DeferredRestore(model, remaining, file, skip_mismatch, status, section).install()
-    status.pending = sorted(remaining)
+    status.pending += sorted(remaining)
     return status
 
 
@@ -284,16 +290,21 @@ class DeferredRestore:
         if len(taken) == len(self.entries[key]):
             del self.entries[key]
             self.status.matched.append(key)
-            self.status.pending = sorted(self.entries)
-            self._uninstall_if_done()
+            self._settled(key)
+
+    def _settled(self, key: str) -> None:
+        # Only this restore's own key leaves `pending`: a shared (checkpoint) status also
+        # lists other objects' entries.
+        if key in self.status.pending:
+            self.status.pending.remove(key)
+        self._uninstall_if_done()
 
     def optimizer_built(self, optimizer: Any) -> None:
         """The trainer built the optimizer: restore its held state now."""
         values = self.entries.pop("optimizer", None)
         if values is not None:
             load_optimizer(optimizer, values, self.file, self.skip_mismatch, self.status)
-            self.status.pending = sorted(self.entries)
-            self._uninstall_if_done()
+            self._settled("optimizer")
 
     @staticmethod
     def _pick(

@@ -47,6 +47,18 @@ class CompileLoss:
         self._model = model
         self._losses: list[Any] | None = None
         self._weights: list[float] = []
+        self._names: list[str] = []
+        self._trackers: list[Any] = []
+
+    @property
+    def metrics(self) -> list[Any]:
+        """One `Mean` per output loss (``"<output>_loss"``) when the model has several."""
+        return list(self._trackers)
+
+    def build(self, y_pred: Any) -> None:
+        """Resolve one loss and weight per output; a no-op once built."""
+        if self._losses is None:
+            self._build(y_pred)
 
     def _build(self, y_pred: Any) -> None:
         from lamina import losses
@@ -59,15 +71,28 @@ class CompileLoss:
             if self.loss_weights is not None
             else [1.0] * len(flat)
         )
-        self._losses = [losses.get(s) if s is not None else None for s in specs]
+        self._losses = [_resolve_loss(s) for s in specs]
         self._weights = [1.0 if w is None else float(w) for w in weights]
+        self._names = names
+        if len(flat) > 1:
+            from lamina import metrics as metrics_module
+
+            # Keras names them "<output>_loss"; they hold the weighted per-output values.
+            self._trackers = [
+                metrics_module.Mean(name=f"{n}_loss") for n, fn in zip(names, self._losses)
+                if fn is not None
+            ]
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
-        from lamina import losses
-        from lamina.ops.numpy.reduction import mean
+        """The weighted sum of the per-output losses (None when no output has a loss)."""
+        total = None
+        for _, value in self._values(y_true, y_pred, sample_weight):
+            total = value if total is None else total + value
+        return total
 
-        if self._losses is None:
-            self._build(y_pred)
+    def _values(self, y_true: Any, y_pred: Any, sample_weight: Any) -> list[tuple[int, Any]]:
+        """``(output index, weighted loss)`` for every output that has a loss and a target."""
+        self.build(y_pred)
         assert self._losses is not None
         flat_pred = tree.flatten(y_pred)
         flat_true = _flatten_like(y_true, y_pred, self._model)
@@ -76,18 +101,31 @@ class CompileLoss:
             if sample_weight is not None
             else [None] * len(flat_pred)
         )
-        total = None
-        for fn, weight, yt, yp, sw in zip(
-            self._losses, self._weights, flat_true, flat_pred, flat_sw
+        out = []
+        for i, (fn, weight, yt, yp, sw) in enumerate(
+            zip(self._losses, self._weights, flat_true, flat_pred, flat_sw)
         ):
             if fn is None or yt is None:
                 continue
-            value = fn(yt, yp, sample_weight=sw) if sw is not None else fn(yt, yp)
-            if not isinstance(fn, losses.Loss):  # a plain function returns per-sample values
-                value = mean(value)
-            value = value * weight if weight != 1.0 else value
-            total = value if total is None else total + value
-        return total
+            value = fn(yt, yp, sample_weight=sw)
+            out.append((i, value * weight if weight != 1.0 else value))
+        return out
+
+    def update_trackers(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        """Update the per-output loss means (several outputs only).
+
+        They are recomputed from `y_pred` rather than kept from the loss computation: on
+        JAX that computation runs inside the gradient trace, whose values cannot leave it.
+        """
+        if not self._trackers or y_true is None:
+            return
+        from lamina import ops
+
+        y_pred = tree.map_structure(ops.stop_gradient, y_pred)
+        with_loss = [i for i, fn in enumerate(self._losses or []) if fn is not None]
+        batch = tree.flatten(y_pred)[0]
+        for i, value in self._values(y_true, y_pred, sample_weight):
+            self._trackers[with_loss.index(i)].update_state(value, sample_weight=_rows(batch))
 
     def get_config(self) -> dict[str, Any]:
         from lamina.saving.serialization import serialize_lamina_object
@@ -96,6 +134,26 @@ class CompileLoss:
             "loss": serialize_lamina_object(self.loss),
             "loss_weights": self.loss_weights,
         }
+
+
+def _resolve_loss(spec: Any) -> Any:
+    """A `Loss` for `spec`: loss functions are wrapped so they take sample weights."""
+    from lamina import losses
+
+    if spec is None:
+        return None
+    fn = losses.get(spec)
+    if isinstance(fn, losses.Loss):
+        return fn
+    name = spec if isinstance(spec, str) else None
+    return losses.LossFunctionWrapper(fn, name=name)
+
+
+def _rows(x: Any) -> Any:
+    from lamina import ops
+
+    static = x.shape[0]
+    return int(static) if static is not None else ops.shape(x)[0]
 
 
 def _flatten_like(values: Any, y_pred: Any, model: Any) -> list[Any]:
@@ -136,27 +194,31 @@ class CompileMetrics:
         return [m for ms in self._per_output + self._weighted_per_output for m in ms]
 
     def build(self, y_true: Any, y_pred: Any) -> None:
+        """Resolve the metrics per output from the shapes of the first batch."""
         flat_pred = tree.flatten(y_pred)
         flat_true = _flatten_like(y_true, y_pred, self._model)
         names = _output_names(self._model, len(flat_pred))
         prefix = len(flat_pred) > 1
-        for specs, target, weighted in (
-            (self._specs, self._per_output, False),
-            (self._weighted_specs, self._weighted_per_output, True),
+        for specs, target, arg in (
+            (self._specs, self._per_output, "metrics"),
+            (self._weighted_specs, self._weighted_per_output, "weighted_metrics"),
         ):
-            per = _per_output(specs, names, "metrics") if specs is not None else [
-                None
-            ] * len(names)
+            target.clear()
+            per = _per_output(specs, names, arg) if specs is not None else [None] * len(names)
             for name, spec, yt, yp in zip(names, per, flat_true, flat_pred):
                 items = [] if spec is None else spec if isinstance(spec, (list, tuple)) else [
                     spec
                 ]
                 target.append(
-                    [
-                        _resolve_metric(s, yt, yp, f"{name}_" if prefix else "", weighted)
-                        for s in items
-                    ]
+                    [_resolve_metric(s, yt, yp, f"{name}_" if prefix else "") for s in items]
                 )
+        # A metric asked for both unweighted and weighted is logged twice: the weighted
+        # one is told apart by a "weighted_" prefix.
+        taken = {m.name for ms in self._per_output for m in ms}
+        for ms in self._weighted_per_output:
+            for m in ms:
+                if m.name in taken:
+                    m.name = "weighted_" + m.name
         self.built = True
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
@@ -182,7 +244,8 @@ class CompileMetrics:
             m.reset_state()
 
 
-def _resolve_metric(spec: Any, y_true: Any, y_pred: Any, prefix: str, weighted: bool) -> Any:
+def _resolve_metric(spec: Any, y_true: Any, y_pred: Any, prefix: str) -> Any:
+    """A `Metric` for `spec`, named as Keras names it (the string given, else its name)."""
     from lamina import metrics as metrics_module
 
     if isinstance(spec, str) and spec in ("accuracy", "acc", "crossentropy", "ce"):
@@ -192,8 +255,7 @@ def _resolve_metric(spec: Any, y_true: Any, y_pred: Any, prefix: str, weighted: 
         sparse = len(true_shape) < len(pred_shape) or (
             true_shape[-1:] == (1,) and pred_shape[-1:] != (1,)
         )
-        kind = "accuracy" if spec in ("accuracy", "acc") else "crossentropy"
-        if kind == "accuracy":
+        if spec in ("accuracy", "acc"):
             cls: Any = (
                 metrics_module.BinaryAccuracy
                 if is_binary
@@ -209,11 +271,14 @@ def _resolve_metric(spec: Any, y_true: Any, y_pred: Any, prefix: str, weighted: 
                 if sparse
                 else metrics_module.CategoricalCrossentropy
             )
-        name = ("weighted_" if weighted else "") + prefix + spec
-        return cls(name=name)
+        return cls(name=prefix + spec)
     metric = metrics_module.get(spec)
     if not isinstance(metric, metrics_module.Metric):
-        metric = metrics_module.MeanMetricWrapper(metric, name=prefix + metric.__name__)
-    elif prefix:
-        metric._name = prefix + metric.name
+        metric = metrics_module.MeanMetricWrapper(
+            metric, name=spec if isinstance(spec, str) else None
+        )
+    elif isinstance(spec, str):
+        metric.name = spec
+    if prefix:
+        metric.name = prefix + metric.name
     return metric

@@ -163,12 +163,15 @@ class Trainer:
 
     @property
     def metrics(self) -> list[Any]:
-        """The loss tracker, the compiled metrics, then metrics tracked on layers."""
+        """The loss tracker, the compiled metrics, the per-output losses, then the metrics
+        tracked on layers."""
         out: list[Any] = []
         if self._loss_tracker is not None:
             out.append(self._loss_tracker)
         if self._compile_metrics is not None:
             out.extend(self._compile_metrics.metrics)
+        if self._compile_loss is not None:
+            out.extend(self._compile_loss.metrics)
         from lamina.layers.layer import Layer
 
         out.extend(Layer.metrics.fget(self))  # type: ignore[attr-defined]
@@ -210,9 +213,11 @@ class Trainer:
     def compute_metrics(
         self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None
     ) -> dict[str, Any]:
-        """Update the compiled metrics and return every metric's result."""
+        """Update the compiled metrics (and per-output losses); return every result."""
         if self._compile_metrics is not None and y is not None:
             self._compile_metrics.update_state(y, y_pred, sample_weight)
+        if self._compile_loss is not None and y is not None:
+            self._compile_loss.update_trackers(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict[str, Any]:
@@ -364,7 +369,7 @@ class Trainer:
             if getattr(iterator, "ran_out_of_data", False):
                 object.__setattr__(self, "stop_training", True)
             self._sync_state()
-            epoch_logs = _to_python(self.get_metrics_result())
+            epoch_logs = _to_python(self._get_metrics_result_or_logs(logs))
             if val_x is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(
                     val_x,
@@ -429,12 +434,9 @@ class Trainer:
             logs = test_function(batches)
             callback_list.on_test_batch_end(step, _to_python(logs))
         self._sync_state()
-        logs = _to_python(self.get_metrics_result())
+        logs = _to_python(self._get_metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return self._format_logs(logs, return_dict)
 
     def predict(
         self,
@@ -534,20 +536,36 @@ class Trainer:
         x, y, _ = unpack_x_y_sample_weight(batch)
         metrics = self._compile_metrics
         needs_metrics = with_targets and y is not None and metrics is not None and not metrics.built
-        if not self.built or needs_metrics:  # type: ignore[attr-defined]
+        loss = self._compile_loss
+        needs_loss = with_targets and loss is not None and not loss.metrics and (
+            loss._losses is None
+        )
+        if not self.built or needs_metrics or needs_loss:  # type: ignore[attr-defined]
             y_pred = self(x, training=False)  # type: ignore[operator]
             if needs_metrics:
                 metrics.build(y, y_pred)
+            if needs_loss:
+                loss.build(y_pred)  # creates the per-output loss trackers
         if training and self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)  # type: ignore[attr-defined]
             pending = self.__dict__.get("_deferred_restore")
             if pending is not None:  # optimizer state loaded before the optimizer existed
                 pending.optimizer_built(self.optimizer)
 
+    def _get_metrics_result_or_logs(self, logs: Any) -> dict[str, Any]:
+        """The metrics' results, unless a custom step returned logs of its own."""
+        results = self.get_metrics_result()
+        if isinstance(logs, dict) and logs and set(logs) != set(results):
+            return dict(logs)
+        return results
+
     def _format_logs(self, logs: dict[str, Any], return_dict: bool) -> Any:
+        """`logs` as a dict, or its values in `metrics_names` order (a scalar if one)."""
         if return_dict:
             return logs
-        values = list(logs.values())
+        order = [n for n in self.metrics_names if n in logs]
+        order += [k for k in logs if k not in order]
+        values = [logs[k] for k in order]
         return values[0] if len(values) == 1 else values
 
     def _assert_compiled(self, method: str) -> None:

@@ -143,8 +143,9 @@ class Variable:
         if value is None:
             value = self._stored_value()
         cast_to = AUTOCAST_DTYPE.get()
-        floating = self.autocast and self._dtype in dtypes.FLOATS
-        if cast_to is not None and floating and cast_to != self._dtype:
+        if cast_to is None or cast_to == self._dtype or not self.autocast:
+            return value
+        if self._dtype in dtypes.FLOATS:  # mixed precision reads floats in the compute dtype
             from lamina.ops.core.conversion import cast
 
             value = cast(value, cast_to)
