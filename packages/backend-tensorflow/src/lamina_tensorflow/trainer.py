@@ -36,11 +36,7 @@ class TensorflowTrainer:
         model: Any = self
         if model.run_eagerly:
             return fn
-        # No autograph: Lamina's ops branch on static shapes in Python, which autograph
-        # would rewrite into graph control flow; tensor-dependent branches use ops.cond.
-        return tf.function(
-            fn, jit_compile=model.jit_compile, reduce_retracing=True, autograph=False
-        )
+        return _RankKeyedFunction(fn, model.jit_compile)
 
     def make_train_function(self, force: bool = False) -> Any:
         model: Any = self
@@ -83,3 +79,36 @@ class TensorflowTrainer:
         fn = self._compiled(run)
         object.__setattr__(model, "predict_function", fn)
         return fn
+
+
+class _RankKeyedFunction:
+    """One `tf.function` per structure and rank of the batches it is called with.
+
+    `reduce_retracing` relaxes a retraced step's shapes, and when two calls differ in
+    rank (say sample weights of shape ``(n,)`` then ``(n, 1)``) it relaxes to an unknown
+    rank, which shape-driven code cannot work with. Keying by rank keeps every trace's
+    ranks known while batch sizes still relax to None.
+    """
+
+    def __init__(self, fn: Any, jit_compile: bool) -> None:
+        self._fn = fn
+        self._jit_compile = jit_compile
+        self._traced: dict[Any, Any] = {}
+
+    def __call__(self, batches: Any) -> Any:
+        leaves = tf.nest.flatten(batches)
+        key = (
+            str(tf.nest.map_structure(lambda _: 0, batches)),
+            tuple((len(getattr(x, "shape", ())), str(getattr(x, "dtype", type(x))))
+                  for x in leaves),
+        )
+        traced = self._traced.get(key)
+        if traced is None:
+            # No autograph: Lamina's ops branch on static shapes in Python, which autograph
+            # would rewrite into graph control flow; tensor-dependent branches use ops.cond.
+            traced = tf.function(
+                self._fn, jit_compile=self._jit_compile, reduce_retracing=True, autograph=False
+            )
+            self._traced[key] = traced
+        return traced(batches)
+

@@ -54,6 +54,15 @@ class TensorflowVariable(Variable):
     def _stored_value(self) -> Any:
         return self._variable
 
+    # What tf.GradientTape needs to watch a Lamina variable as the tf.Variable it holds
+    # (``tape.gradient(loss, model.trainable_variables)``, as Keras 3 code writes it).
+    def _should_act_as_resource_variable(self) -> None:
+        """Marks this object as a resource variable for TF's tape."""
+
+    @property
+    def handle(self) -> Any:
+        return self._variable.handle
+
 
 def _variable_to_tensor(
     variable: TensorflowVariable, dtype: Any = None, name: Any = None, as_ref: bool = False

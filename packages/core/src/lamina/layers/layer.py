@@ -53,7 +53,7 @@ def _is_metric(value: Any) -> bool:
 
 def get_mask(x: Any) -> Any:
     """The mask a masking layer attached to tensor `x`, or None."""
-    return x.__dict__.get("_lamina_mask") if hasattr(x, "__dict__") else None
+    return getattr(x, "_lamina_mask", None)  # plain getattr: torch.compile traces it
 
 
 def set_mask(x: Any, mask: Any) -> None:

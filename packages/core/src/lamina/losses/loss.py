@@ -138,7 +138,11 @@ def broadcast_weights(weights: Any, values: Any, where: str = "sample_weight") -
                 f"Argument `{where}` must broadcast to the values' shape {v_shape} (one weight "
                 f"per sample, or per element). Received: {where}.shape={static_shape(weights)}"
             )
-    return ops.broadcast_to(weights, ops.shape(values))
+    target = static_shape(values)
+    if all(d is not None for d in target):
+        return ops.broadcast_to(weights, target)
+    # A dim known only at run time (a relaxed tf.function trace): broadcast by arithmetic.
+    return ops.multiply(weights, ops.ones_like(values, dtype=ops.dtype(weights)))
 
 
 def apply_mask(sample_weight: Any, mask: Any, dtype: str, reduction: str | None) -> Any:

@@ -61,7 +61,6 @@ class CompileLoss:
             self._build(y_pred)
 
     def _build(self, y_pred: Any) -> None:
-        from lamina import losses
 
         flat = tree.flatten(y_pred)
         names = _output_names(self._model, len(flat))

@@ -17,9 +17,12 @@ from lamina.backend.config import SETTINGS
 
 
 def _to_python(logs: dict[str, Any]) -> dict[str, Any]:
+    """Logs as Python floats (scalars) or NumPy arrays, detached from any graph."""
+    from lamina.ops.core.conversion import convert_to_numpy
+
     out: dict[str, Any] = {}
     for key, value in logs.items():
-        array = np.asarray(value) if not isinstance(value, (int, float)) else value
+        array = value if isinstance(value, (int, float)) else convert_to_numpy(value)
         out[key] = float(array) if np.ndim(array) == 0 else array
     return out
 
@@ -363,7 +366,9 @@ class Trainer:
                     self._prepare(batches[0], training=True)
                     train_function = self.make_train_function()
                 logs = train_function(batches)
-                callback_list.on_train_batch_end(step, _to_python(logs))
+                # Reading logs waits for the step: only when a callback looks at them.
+                if callback_list._targets("on_train_batch_end"):
+                    callback_list.on_train_batch_end(step, self._ordered(_to_python(logs)))
                 if self.stop_training:
                     break
             if getattr(iterator, "ran_out_of_data", False):
@@ -432,7 +437,8 @@ class Trainer:
                 self._prepare(batches[0], training=False)
                 test_function = self.make_test_function()
             logs = test_function(batches)
-            callback_list.on_test_batch_end(step, _to_python(logs))
+            if callback_list._targets("on_test_batch_end"):
+                callback_list.on_test_batch_end(step, self._ordered(_to_python(logs)))
         self._sync_state()
         logs = _to_python(self._get_metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
@@ -495,7 +501,7 @@ class Trainer:
             from lamina.trainers.data_adapters import class_weight_to_sample_weights
 
             sample_weight = class_weight_to_sample_weights(y, class_weight)
-        batches = self._to_tensors([(x, y, sample_weight)])
+        batches = self._to_tensors([_pack(x, y, sample_weight)])
         self._prepare(batches[0], training=True)
         logs = self.make_train_function()(batches)
         self._sync_state()
@@ -507,7 +513,7 @@ class Trainer:
         """The loss and metrics of one batch (metrics reset first)."""
         self._assert_compiled("test_on_batch")
         self.reset_metrics()
-        batches = self._to_tensors([(x, y, sample_weight)])
+        batches = self._to_tensors([_pack(x, y, sample_weight)])
         self._prepare(batches[0], training=False)
         logs = self.make_test_function()(batches)
         self._sync_state()
@@ -556,16 +562,21 @@ class Trainer:
         """The metrics' results, unless a custom step returned logs of its own."""
         results = self.get_metrics_result()
         if isinstance(logs, dict) and logs and set(logs) != set(results):
-            return dict(logs)
+            return self._ordered(dict(logs))
         return results
+
+    def _ordered(self, logs: dict[str, Any]) -> dict[str, Any]:
+        """`logs` in `metrics_names` order, other keys after (jitted JAX steps sort keys)."""
+        names = self.metrics_names
+        order = [n for n in names if n in logs] + [k for k in logs if k not in names]
+        return {k: logs[k] for k in order}
 
     def _format_logs(self, logs: dict[str, Any], return_dict: bool) -> Any:
         """`logs` as a dict, or its values in `metrics_names` order (a scalar if one)."""
+        logs = self._ordered(logs)
         if return_dict:
             return logs
-        order = [n for n in self.metrics_names if n in logs]
-        order += [k for k in logs if k not in order]
-        values = [logs[k] for k in order]
+        values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
     def _assert_compiled(self, method: str) -> None:
@@ -589,6 +600,14 @@ class Trainer:
             return b.core.convert_to_tensor(x, None)
 
         return [tree.map_structure(convert, batch) for batch in batches]
+
+
+def _pack(x: Any, y: Any, sample_weight: Any) -> tuple[Any, ...]:
+    """``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``, as the data iterators yield them,
+    so a custom step can unpack ``x, y = data``."""
+    if sample_weight is not None:
+        return (x, y, sample_weight)
+    return (x,) if y is None else (x, y)
 
 
 def batch_size_of(x: Any) -> Any:
