@@ -128,7 +128,7 @@ def integration(session: nox.Session) -> None:
     """End to end across packages: the docs' code, cross-backend save and load."""
     install(
         session,
-        *editable("core", "backend-numpy", "backend-jax", "backend-torch", "saving"),
+        *editable("core", *(f"backend-{b}" for b in BACKENDS), "saving"),
         *TEST_DEPS,
     )
     session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})

@@ -14,12 +14,14 @@ import sys
 
 from dispatch_overhead import bench_dispatch_overhead
 from import_cost import bench_import_cost
+from saving import bench_saving
 from training_speed import bench_training_speed
 
 BENCHMARKS = {
     "import": bench_import_cost,
     "dispatch": bench_dispatch_overhead,
     "training": bench_training_speed,
+    "saving": bench_saving,
 }
 
 

@@ -160,7 +160,11 @@ class Functional(Function, Model):
         """The graph as layer configs plus, per layer, the calls that connect them."""
         from lamina.saving.serialization import serialize_lamina_object
 
-        model_nodes = {id(n) for n in self.nodes}
+        # The graph's own nodes and operations start after the inputs: add the InputLayers.
+        input_ops = [t.history.operation for t in self.inputs if t.history is not None]
+        model_nodes = {id(n) for n in self.nodes} | {
+            id(t.history.node) for t in self.inputs if t.history is not None
+        }
 
         def node_index(node: Node) -> int:
             own = [n for n in node.operation.inbound_nodes if id(n) in model_nodes]
@@ -180,7 +184,7 @@ class Functional(Function, Model):
             }
 
         layers = []
-        for op in self.operations:
+        for op in input_ops + [o for o in self.operations if o not in input_ops]:
             if not isinstance(op, Layer):
                 raise ValueError(
                     f"Functional model {self.name!r} calls the operation {op.name!r} "

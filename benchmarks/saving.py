@@ -1,0 +1,173 @@
+"""Save and load cost: Lamina's weights files and archives vs raw h5py on the same arrays.
+
+Two models per backend: a 784-512-512-10 MLP (0.67M parameters) and eight Dense(2048)
+layers on a 2048-wide input (33.6M parameters, 134 MB of float32). The raw side writes the
+model's arrays (``get_weights()``) into one dataset each with h5py and reads them back into
+NumPy, which is the least any HDF5-based format has to do. Ratios are Lamina / raw.
+
+Times are medians of `LAMINA_BENCH_REPEATS` (default 3) interleaved runs. Peak memory is
+reported as a multiple of the model's size, two ways: `rss` is the process' resident set
+growth during the operation (sampled every millisecond; it sees backend buffers too),
+`heap` is Python's traced allocation peak (tracemalloc, a separate run; it sees NumPy and
+h5py but not memory a backend allocates natively). ``load_model`` also builds the model
+from its config, which the raw side never does.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+WORKER = r"""
+import gc, json, os, statistics, sys, tempfile, threading, time, tracemalloc
+import h5py
+import numpy as np
+import lamina
+from lamina import layers
+
+REPEATS = int(os.environ.get("LAMINA_BENCH_REPEATS", "3"))
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+class PeakRSS:
+    # Resident-set growth while the block runs, sampled by a thread every millisecond.
+    def __enter__(self):
+        gc.collect()
+        self.start = self.peak = rss()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, rss())
+            time.sleep(0.001)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, rss())
+        self.extra = self.peak - self.start
+
+
+def run_once(fn):
+    with PeakRSS() as mem:
+        t = time.perf_counter()
+        fn()
+        elapsed = time.perf_counter() - t
+    return elapsed, mem.extra
+
+
+def heap_peak(fn):
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def mlp():
+    return lamina.Sequential([layers.Input((784,)), layers.Dense(512, activation="relu"),
+                              layers.Dense(512, activation="relu"), layers.Dense(10)])
+
+
+def big():
+    return lamina.Sequential([layers.Input((2048,))] + [layers.Dense(2048) for _ in range(8)])
+
+
+def raw_write(path, arrays):
+    with h5py.File(path, "w") as f:
+        for i, a in enumerate(arrays):
+            f.create_dataset(str(i), data=a)
+
+
+def raw_read(path):
+    with h5py.File(path, "r") as f:
+        return [f[str(i)][()] for i in range(len(f))]
+
+
+def compare(folder, label, model):
+    arrays = model.get_weights()
+    size = sum(a.nbytes for a in arrays)
+    params = sum(a.size for a in arrays)
+    weights = os.path.join(folder, f"{label}.weights.h5")
+    archive = os.path.join(folder, f"{label}.lamina")
+    raw = os.path.join(folder, f"{label}_raw.h5")
+    # Every file exists before the first timed load.
+    model.save_weights(weights)
+    model.save(archive)
+    raw_write(raw, arrays)
+    cases = {
+        "save_weights": (lambda: model.save_weights(weights), lambda: raw_write(raw, arrays)),
+        "load_weights": (lambda: model.load_weights(weights), lambda: raw_read(raw)),
+        "save_model": (lambda: model.save(archive), lambda: raw_write(raw, arrays)),
+        "load_model": (lambda: lamina.saving.load_model(archive), lambda: raw_read(raw)),
+    }
+    for op, (lam, ref) in cases.items():
+        lam(); ref()  # warm: imports, page cache, first-call setup
+        lam_runs, raw_runs = [], []
+        for _ in range(REPEATS):
+            lam_runs.append(run_once(lam))
+            raw_runs.append(run_once(ref))
+        lam_s = statistics.median(r[0] for r in lam_runs)
+        raw_s = statistics.median(r[0] for r in raw_runs)
+        lam_rss = max(r[1] for r in lam_runs)
+        raw_rss = max(r[1] for r in raw_runs)
+        lam_heap, raw_heap = heap_peak(lam), heap_peak(ref)
+        print(json.dumps({
+            "backend": lamina.config.backend(),
+            "model": label,
+            "params": int(params),
+            "model_mb": round(size / 2**20, 2),
+            "op": op,
+            "lamina_s": round(lam_s, 4),
+            "raw_h5py_s": round(raw_s, 4),
+            "time_ratio": round(lam_s / raw_s, 3),
+            "lamina_rss_peak_x_model": round(lam_rss / size, 3),
+            "raw_rss_peak_x_model": round(raw_rss / size, 3),
+            "lamina_heap_peak_x_model": round(lam_heap / size, 3),
+            "raw_heap_peak_x_model": round(raw_heap / size, 3),
+            "file_mb": round(os.path.getsize(archive if "model" in op else weights) / 2**20, 2),
+        }), flush=True)
+
+
+with tempfile.TemporaryDirectory() as folder:
+    compare(folder, "mlp", mlp())
+    compare(folder, "dense8x2048", big())
+"""
+
+
+def bench_saving() -> Iterator[dict[str, Any]]:
+    """One worker process per installed backend; yields its JSON records."""
+    names = {ep.name for ep in importlib.metadata.entry_points(group="lamina.backends")}
+    for backend in ("numpy", "jax", "torch", "tensorflow"):
+        if backend not in names:
+            continue
+        out = subprocess.run(
+            [sys.executable, "-c", WORKER],
+            env={**os.environ, "LAMINA_BACKEND": backend},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        for line in out.stdout.strip().splitlines():
+            if line.startswith("{"):
+                yield json.loads(line)
+
+
+if __name__ == "__main__":
+    for record in bench_saving():
+        print(json.dumps({"benchmark": "saving", **record}), flush=True)

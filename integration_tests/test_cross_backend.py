@@ -1,0 +1,123 @@
+"""Save on one backend, load on every other: the full source x target matrix.
+
+For each installed source backend a fresh interpreter (LAMINA_BACKEND=<source>) builds a
+small CNN + Dense functional model with a fixed seed, saves it as ``.lamina`` and saves
+its outputs on a fixed input. For each installed target backend another fresh
+interpreter loads the archive and must reproduce those outputs within 1e-6.
+
+A backend counts as installed when its framework and its Lamina backend package import
+in this venv. ``LAMINA_PYTHON_<BACKEND>`` (e.g. ``LAMINA_PYTHON_TORCH=/venv/bin/python``)
+points one backend at another interpreter, to run the matrix across separate venvs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+BACKENDS = ("numpy", "jax", "torch", "tensorflow")
+FRAMEWORK = {"numpy": "numpy", "jax": "jax", "torch": "torch", "tensorflow": "tensorflow"}
+ATOL = 1e-6
+TIMEOUT_S = 300
+
+SAVE = """
+import sys
+import numpy as np
+import lamina
+from lamina import layers
+
+lamina.utils.set_random_seed(1234)
+inputs = lamina.Input((8, 8, 2), name="image")
+x = layers.Conv2D(4, 3, padding="same", activation="relu", name="conv")(inputs)
+x = layers.MaxPooling2D(2, name="pool")(x)
+x = layers.Conv2D(3, 3, activation="tanh", name="conv2")(x)
+x = layers.Flatten(name="flat")(x)
+x = layers.Dense(6, activation="relu", name="hidden")(x)
+outputs = layers.Dense(3, name="logits")(x)
+model = lamina.Model(inputs, outputs, name="cnn")
+image = np.random.default_rng(0).uniform(-1, 1, size=(4, 8, 8, 2)).astype("float32")
+model.save(sys.argv[1])
+np.save(sys.argv[2], lamina.ops.convert_to_numpy(model(image)))
+np.save(sys.argv[3], image)
+print("saved on", lamina.backend.backend())
+"""
+
+LOAD = """
+import sys
+import numpy as np
+import lamina
+
+model = lamina.saving.load_model(sys.argv[1])
+out = lamina.ops.convert_to_numpy(model(np.load(sys.argv[2])))
+np.save(sys.argv[3], out)
+print("loaded on", lamina.backend.backend())
+"""
+
+
+def _python(backend: str) -> str:
+    return os.environ.get(f"LAMINA_PYTHON_{backend.upper()}", sys.executable)
+
+
+def _installed(backend: str) -> bool:
+    if _python(backend) != sys.executable:
+        return True  # the named interpreter is that backend's venv
+    return all(
+        importlib.util.find_spec(m) is not None
+        for m in (FRAMEWORK[backend], f"lamina_{backend}", "lamina_saving")
+    )
+
+
+def _run(backend: str, script: str, *args: str) -> None:
+    env = {**os.environ, "LAMINA_BACKEND": backend}
+    done = subprocess.run(
+        [_python(backend), "-c", script, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+    assert done.returncode == 0, (
+        f"LAMINA_BACKEND={backend} failed (exit {done.returncode}):\n{done.stderr[-4000:]}"
+    )
+    assert backend in done.stdout, done.stdout
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """{source backend: (archive, expected outputs, input)}, saved once per source."""
+    folder = tmp_path_factory.mktemp("cross")
+    out = {}
+    for source in BACKENDS:
+        if not _installed(source):
+            continue
+        archive = folder / f"from_{source}.lamina"
+        expected, image = folder / f"from_{source}_out.npy", folder / f"from_{source}_in.npy"
+        _run(source, SAVE, str(archive), str(expected), str(image))
+        out[source] = (archive, expected, image)
+    return out
+
+
+@pytest.mark.parametrize("target", BACKENDS)
+@pytest.mark.parametrize("source", BACKENDS)
+def test_save_on_source_load_on_target(saved, tmp_path, source, target):
+    for backend in {source, target}:
+        if not _installed(backend):
+            pytest.skip(f"backend {backend!r} is not installed in this venv")
+    archive, expected, image = saved[source]
+    actual = tmp_path / "actual.npy"
+    _run(target, LOAD, str(archive), str(image), str(actual))
+    want, got = np.load(expected), np.load(actual)
+    assert got.shape == want.shape == (4, 3)
+    assert np.abs(want).max() > 1e-3  # a real signal, not all zeros
+    np.testing.assert_allclose(got, want, rtol=0, atol=ATOL)
+
+
+def test_at_least_two_backends_are_compared():
+    # The integration venv installs several backends; a matrix of one proves nothing.
+    installed = [b for b in BACKENDS if _installed(b)]
+    assert len(installed) >= 2, f"only {installed} installed"
