@@ -3,6 +3,8 @@
 The state (trainable, non-trainable, optimizer and metric values) lives outside the
 variables while a loop runs, its buffers donated to each step; it is written back to the
 variables at the end of each epoch, of `fit`, and before anything else reads them.
+`evaluate` and `predict` run jitted the same way (their metric and non-trainable values
+are held until the loop ends).
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from lamina.trainers.trainer import batch_size_of
 from lamina.variables.scopes import StatelessScope
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
+EvalState = tuple[list[Any], list[Any], list[Any]]
 
 
 class JaxTrainer:
     """Overrides `train_step` as a pure ``(state, data) -> (logs, state)`` function."""
 
     _jax_state: State | None = None
+    _jax_eval_state: EvalState | None = None
 
     def _default_jit_compile(self) -> bool:
         return True
@@ -96,18 +100,91 @@ class JaxTrainer:
 
     def _sync_state(self) -> None:
         state = self._jax_state
+        if state is not None:
+            for group, values in zip(self._state_variables(), state):
+                for variable, value in zip(group, values):
+                    variable.assign(value)
+            object.__setattr__(self, "_jax_state", None)
+        written = self._jax_eval_state
+        if written is not None:
+            _, non_trainable, metric_values = written
+            groups = self._eval_variables()
+            for group, values in zip(groups[1:], (non_trainable, metric_values)):
+                for variable, value in zip(group, values):
+                    variable.assign(value)
+            object.__setattr__(self, "_jax_eval_state", None)
+
+    # --- evaluation and prediction, jitted over explicit state ------------------------------
+    def _eval_variables(self) -> tuple[list[Any], list[Any], list[Any]]:
+        model: Any = self
+        return model.trainable_variables, model.non_trainable_variables, model.metrics_variables
+
+    def _jit_steps(self) -> bool:
+        model: Any = self
+        return bool(model.jit_compile and not model.run_eagerly)
+
+    def _stateless_loop(self, step: Any) -> Any:
+        """``step`` over a list of batches as a jitted pure function of the model's values.
+
+        The jitted function returns the last result (or every result) with the new
+        non-trainable and metric values; the weights go in but never come back out, so
+        nothing is copied per call. State stays outside the variables until `_sync_state`.
+        """
+        model: Any = self
+
+        def pure(state: EvalState, batches: list[Any], collect: bool) -> Any:
+            groups = self._eval_variables()
+            mapping = [
+                (v, x) for group, values in zip(groups, state) for v, x in zip(group, values)
+            ]
+            with StatelessScope(state_mapping=mapping) as scope:
+                results = [step(batch) for batch in batches]
+            for layer in model._flatten_layers():
+                layer._losses.clear()  # they hold tracers of this trace
+            out = results if collect else results[-1]
+            return out, [[scope.get_current_value(v) for v in group] for group in groups[1:]]
+
+        return jax.jit(pure, static_argnums=2)
+
+    def _run_stateless(self, jitted: Any, batches: list[Any], collect: bool) -> Any:
+        state = self._jax_eval_state
         if state is None:
-            return
-        for group, values in zip(self._state_variables(), state):
-            for variable, value in zip(group, values):
-                variable.assign(value)
-        object.__setattr__(self, "_jax_state", None)
+            trainable, non_trainable, metrics = self._eval_variables()
+            state = (
+                [v.value for v in trainable],
+                [v.value for v in non_trainable],
+                [v.value for v in metrics],
+            )
+        out, (non_trainable, metric_values) = jitted(state, batches, collect)
+        object.__setattr__(self, "_jax_eval_state", (state[0], non_trainable, metric_values))
+        return out
 
     def make_test_function(self, force: bool = False) -> Any:
         self._sync_state()
-        return super().make_test_function(force)  # type: ignore[misc]
+        model: Any = self
+        if not self._jit_steps():
+            return super().make_test_function(force)  # type: ignore[misc]
+        if model.test_function is not None and not force:
+            return model.test_function
+        jitted = self._stateless_loop(model.test_step)
+
+        def run(batches: list[Any]) -> dict[str, Any]:
+            return self._run_stateless(jitted, batches, collect=False)
+
+        object.__setattr__(model, "test_function", run)
+        return run
 
     def make_predict_function(self, force: bool = False) -> Any:
         self._sync_state()
-        return super().make_predict_function(force)  # type: ignore[misc]
+        model: Any = self
+        if not self._jit_steps():
+            return super().make_predict_function(force)  # type: ignore[misc]
+        if model.predict_function is not None and not force:
+            return model.predict_function
+        jitted = self._stateless_loop(model.predict_step)
 
+        def run(batches: list[Any]) -> list[Any]:
+            return self._run_stateless(jitted, batches, collect=True)
+
+        object.__setattr__(model, "predict_function", run)
+        return run

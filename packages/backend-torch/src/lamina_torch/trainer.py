@@ -4,15 +4,18 @@ Eager steps pay for every op they dispatch, and the optimizer rule is most of th
 applied variable by variable through `lamina.ops` costs about as much as the forward and
 backward passes of a small model. For Adam and AdamW the step runs the same rule as
 multi-tensor in-place torch ops (what `torch.optim.Adam` does), leaving everything around
-the rule (clipping, weight decay, constraints, the counter, EMA) to the optimizer.
+the rule (clipping, weight decay, constraints, the counter, EMA) to the optimizer. The
+loss tracker is updated in place too.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
 
+from lamina.metrics.reduction import Mean
 from lamina.optimizers.adam import Adam
 from lamina.optimizers.optimizer import Optimizer
 from lamina.trainers.trainer import batch_size_of
@@ -29,7 +32,7 @@ class TorchTrainer:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = model(x, training=True)
         loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-        model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
+        _track_loss(model._loss_tracker, loss, batch_size_of(x))
         trainable = model.trainable_weights
         if trainable:
             for variable in trainable:
@@ -64,6 +67,21 @@ class TorchTrainer:
     def predict_step(self, data: Any) -> Any:
         with torch.no_grad():
             return super().predict_step(data)  # type: ignore[misc]
+
+
+def _track_loss(tracker: Any, loss: Any, batch_size: int) -> None:
+    """``tracker.update_state(loss, sample_weight=batch_size)`` for the scalar loss.
+
+    For the `Mean` that `compile` creates this is two in-place adds (``total += loss *
+    batch_size``, ``count += batch_size``) instead of a dozen dispatched ops.
+    """
+    if type(tracker) is not Mean or getattr(loss, "ndim", None) != 0:
+        tracker.update_state(loss, sample_weight=batch_size)
+        return
+    with torch.no_grad():
+        total = tracker.total.value
+        total.add_(loss.detach().to(total.dtype) * batch_size)
+        tracker.count.value.add_(batch_size)
 
 
 def _uses_plain_adam_rule(optimizer: Any) -> bool:
@@ -130,9 +148,15 @@ def _adam_update_all(optimizer: Any, grads: list[Any], variables: list[Any], lr:
         v_hats = [optimizer._velocity_hats[i].value for i in indices]
         torch._foreach_maximum_(v_hats, vs)
         vs = v_hats
-    t = (optimizer.iterations.value + 1).to(torch.float32)
-    rate = torch.as_tensor(lr, dtype=torch.float32, device=t.device)
-    alpha = rate * torch.sqrt(1.0 - torch.pow(beta_2, t)) / (1.0 - torch.pow(beta_1, t))
+    t = optimizer.iterations.value + 1
+    alpha: Any
+    if t.device.type == "cpu":  # plain floats: reading a CPU scalar costs no device sync
+        step, rate = float(t), float(lr)
+        alpha = rate * math.sqrt(1.0 - beta_2**step) / (1.0 - beta_1**step)
+    else:
+        t = t.to(torch.float32)
+        rate = torch.as_tensor(lr, dtype=torch.float32, device=t.device)
+        alpha = rate * torch.sqrt(1.0 - torch.pow(beta_2, t)) / (1.0 - torch.pow(beta_1, t))
     denominators = torch._foreach_sqrt(vs)
     torch._foreach_add_(denominators, optimizer.epsilon)
     torch._foreach_div_(denominators, alpha)

@@ -211,9 +211,14 @@ def sparse_categorical_crossentropy(
 ) -> Tensor:
     if target.ndim == output.ndim:
         target = target[..., 0]
-    hot = target.unsqueeze(-1) == torch.arange(output.shape[axis], device=target.device)
-    mask = torch.movedim(hot, -1, axis).to(output.dtype)
-    return -torch.sum(mask * _log_probs(output, from_logits, axis, epsilon), dim=axis)
+    # A gather, not a one-hot product: one read per sample. Labels outside [0, classes)
+    # give 0, as the one-hot form did.
+    log_probs = torch.movedim(_log_probs(output, from_logits, axis, epsilon), axis, -1)
+    classes = log_probs.shape[-1]
+    labels = target.long()
+    valid = (labels >= 0) & (labels < classes)
+    picked = torch.gather(log_probs, -1, labels.clamp(0, classes - 1).unsqueeze(-1))
+    return -(picked.squeeze(-1) * valid.to(log_probs.dtype))
 
 
 def psnr(x1: Tensor, x2: Tensor, max_val: Tensor) -> Tensor:
