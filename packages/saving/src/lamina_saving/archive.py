@@ -25,6 +25,7 @@ from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
+from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, restore_model
 from lamina_saving.weights import model_entries
 
@@ -148,6 +149,7 @@ def open_archive_weights(path: str) -> Iterator[Entries]:
     """The archive's weights entries, read lazily from inside the zip."""
     with _open_zip(path) as z:
         info = z.getinfo(WEIGHTS)
+        probe(path, WEIGHTS, f"{path}:{WEIGHTS}")
         try:
             member = z.open(WEIGHTS)
         except _ZIP_ERRORS as e:

@@ -19,6 +19,7 @@ from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import own_variables, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
+from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, RestoreStatus, group_of, restore_model
 
 WEIGHTS_SUFFIX = ".weights.h5"
@@ -154,6 +155,7 @@ def open_entries(filepath: str) -> Iterator[Entries]:
         for path in paths:
             if not os.path.exists(path):
                 raise FileNotFoundError(f"No weights file at {path!r}.")
+            probe(path)
             reader = stack.enter_context(WeightsReader(path, path))
             entries.update(reader.lazy())
         yield entries
