@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lamina.backend import registry
 from lamina.backend.config import (
     SETTINGS,
@@ -16,6 +18,7 @@ __all__ = [
     "disable_flash_attention",
     "disable_interactive_logging",
     "disable_traceback_filtering",
+    "dtype_policy",
     "enable_flash_attention",
     "enable_interactive_logging",
     "enable_traceback_filtering",
@@ -29,6 +32,7 @@ __all__ = [
     "max_epochs",
     "max_steps_per_epoch",
     "set_backend",
+    "set_dtype_policy",
     "set_epsilon",
     "set_floatx",
     "set_image_data_format",
@@ -121,3 +125,18 @@ def max_steps_per_epoch() -> int | None:
 
 def set_max_steps_per_epoch(max_steps_per_epoch: int | None) -> None:
     SETTINGS.max_steps_per_epoch = max_steps_per_epoch
+
+
+def dtype_policy() -> Any:
+    """The global dtype policy (``"float32"`` unless set; see `lamina.dtype_policies`)."""
+    from lamina.dtype_policies import dtype_policy as current
+
+    return current()
+
+
+def set_dtype_policy(policy: Any) -> None:
+    """Set the global dtype policy, e.g. ``"mixed_float16"``."""
+    from lamina.dtype_policies import set_dtype_policy as set_policy
+
+    set_policy(policy)
+

@@ -1,8 +1,50 @@
-"""Utilities (``lamina.utils``)."""
+"""Utilities (``lamina.utils``): data helpers, progress bars, sessions, and the
+serialization names Keras also lists here."""
 
+from lamina.config import disable_interactive_logging as disable_interactive_logging
+from lamina.config import enable_interactive_logging as enable_interactive_logging
+from lamina.config import is_interactive_logging_enabled as is_interactive_logging_enabled
+from lamina.ops.dtypes import standardize_dtype as standardize_dtype
+from lamina.ops.symbolic import is_symbolic as is_keras_tensor
+from lamina.saving.serialization import CustomObjectScope as CustomObjectScope
+from lamina.saving.serialization import custom_object_scope as custom_object_scope
+from lamina.saving.serialization import deserialize_lamina_object as deserialize_keras_object
+from lamina.saving.serialization import get_custom_objects as get_custom_objects
+from lamina.saving.serialization import get_registered_name as get_registered_name
+from lamina.saving.serialization import get_registered_object as get_registered_object
+from lamina.saving.serialization import register_serializable as register_keras_serializable
+from lamina.saving.serialization import serialize_lamina_object as serialize_keras_object
+from lamina.trainers.data_adapters import pack_x_y_sample_weight as pack_x_y_sample_weight
+from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack_x_y_sample_weight
+from lamina.utils.numerical import normalize as normalize
+from lamina.utils.numerical import to_categorical as to_categorical
 from lamina.utils.progbar import Progbar as Progbar
 from lamina.utils.py_dataset import PyDataset as PyDataset
+from lamina.utils.py_dataset import PyDataset as Sequence
 from lamina.utils.session import clear_session as clear_session
 from lamina.utils.session import set_random_seed as set_random_seed
 
-__all__ = ["Progbar", "PyDataset", "clear_session", "set_random_seed"]
+__all__ = [
+    "CustomObjectScope",
+    "Progbar",
+    "PyDataset",
+    "Sequence",
+    "clear_session",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "disable_interactive_logging",
+    "enable_interactive_logging",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "is_interactive_logging_enabled",
+    "is_keras_tensor",
+    "normalize",
+    "pack_x_y_sample_weight",
+    "register_keras_serializable",
+    "serialize_keras_object",
+    "set_random_seed",
+    "standardize_dtype",
+    "to_categorical",
+    "unpack_x_y_sample_weight",
+]
