@@ -132,6 +132,10 @@ def integration(session: nox.Session) -> None:
         *TEST_DEPS,
     )
     session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
+    # JAX export goes through jax2tf, which needs TensorFlow beside JAX: only this venv has both.
+    session.run(
+        "pytest", "packages/saving/tests/test_export.py", env={"LAMINA_BACKEND": "jax"}
+    )
 
 
 @nox.session(default=False)
