@@ -14,6 +14,7 @@ from lamina.constraints.constraints import MaxNorm as MaxNorm
 from lamina.constraints.constraints import MinMaxNorm as MinMaxNorm
 from lamina.constraints.constraints import NonNeg as NonNeg
 from lamina.constraints.constraints import UnitNorm as UnitNorm
+from lamina.saving.lookup import deserialize_callable, get_callable
 
 # Snake-case names are aliases of the classes (``max_norm(3)`` makes a `MaxNorm`).
 max_norm = MaxNorm
@@ -58,19 +59,7 @@ def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> An
     Raises:
         ValueError: `config` describes no known constraint.
     """
-    from lamina.saving.serialization import deserialize_lamina_object
-
-    obj = deserialize_lamina_object(
-        config, module_objects=dict(ALL_OBJECTS_DICT), custom_objects=custom_objects
-    )
-    if inspect.isclass(obj):
-        obj = obj()
-    if isinstance(obj, str) or not callable(obj):
-        raise ValueError(
-            "Argument `config` must name or describe a constraint. "
-            f"Could not interpret: config={config!r}"
-        )
-    return obj
+    return deserialize_callable(config, ALL_OBJECTS_DICT, "a constraint", custom_objects)
 
 
 def get(identifier: Any) -> Any:
@@ -82,17 +71,7 @@ def get(identifier: Any) -> Any:
     Example:
         >>> lamina.constraints.get("non_neg")  # a NonNeg()
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    obj = identifier() if inspect.isclass(identifier) else identifier
-    if not callable(obj):
-        raise ValueError(
-            "Argument `identifier` must be a constraint name, a config dict, a "
-            f"`Constraint` or a callable. Could not interpret: identifier={identifier!r}"
-        )
-    return obj
+    return get_callable(identifier, ALL_OBJECTS_DICT, "a constraint", "Constraint")
 
 
 __all__ = [

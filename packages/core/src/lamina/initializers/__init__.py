@@ -33,6 +33,7 @@ from lamina.initializers.random_initializers import RandomNormal as RandomNormal
 from lamina.initializers.random_initializers import RandomUniform as RandomUniform
 from lamina.initializers.random_initializers import TruncatedNormal as TruncatedNormal
 from lamina.initializers.random_initializers import VarianceScaling as VarianceScaling
+from lamina.saving.lookup import deserialize_callable, get_callable
 
 # Snake-case names are aliases of the classes (``glorot_uniform(seed=1)`` makes one).
 constant = Constant
@@ -127,19 +128,7 @@ def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> An
     Raises:
         ValueError: `config` names no known initializer.
     """
-    from lamina.saving.serialization import deserialize_lamina_object
-
-    obj = deserialize_lamina_object(
-        config, module_objects=dict(ALL_OBJECTS_DICT), custom_objects=custom_objects
-    )
-    if inspect.isclass(obj):
-        obj = obj()
-    if isinstance(obj, str) or not callable(obj):
-        raise ValueError(
-            "Argument `config` must name or describe an initializer. "
-            f"Could not interpret: config={config!r}"
-        )
-    return obj
+    return deserialize_callable(config, ALL_OBJECTS_DICT, "an initializer", custom_objects)
 
 
 def get(identifier: Any) -> Any:
@@ -153,24 +142,7 @@ def get(identifier: Any) -> Any:
     Example:
         >>> init = lamina.initializers.get("he_normal")  # a HeNormal()
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier)
-        if obj is None:
-            obj = deserialize(identifier)
-    else:
-        obj = identifier
-    if inspect.isclass(obj):
-        obj = obj()
-    if obj is None or not callable(obj):
-        raise ValueError(
-            "Argument `identifier` must be an initializer name, a config dict, an "
-            f"`Initializer` or a callable. Could not interpret: identifier={identifier!r}"
-        )
-    return obj
+    return get_callable(identifier, ALL_OBJECTS_DICT, "an initializer", "Initializer")
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from lamina.regularizers.regularizers import L1L2 as L1L2
 from lamina.regularizers.regularizers import L2 as L2
 from lamina.regularizers.regularizers import OrthogonalRegularizer as OrthogonalRegularizer
 from lamina.regularizers.regularizers import Regularizer as Regularizer
+from lamina.saving.lookup import deserialize_callable, get_callable
 
 # Snake-case names are aliases of the classes (``l2(0.01)`` makes an `L2`).
 l1 = L1
@@ -59,19 +60,7 @@ def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> An
     Raises:
         ValueError: `config` describes no known regularizer.
     """
-    from lamina.saving.serialization import deserialize_lamina_object
-
-    obj = deserialize_lamina_object(
-        config, module_objects=dict(ALL_OBJECTS_DICT), custom_objects=custom_objects
-    )
-    if inspect.isclass(obj):
-        obj = obj()
-    if isinstance(obj, str) or not callable(obj):
-        raise ValueError(
-            "Argument `config` must name or describe a regularizer. "
-            f"Could not interpret: config={config!r}"
-        )
-    return obj
+    return deserialize_callable(config, ALL_OBJECTS_DICT, "a regularizer", custom_objects)
 
 
 def get(identifier: Any) -> Any:
@@ -83,17 +72,7 @@ def get(identifier: Any) -> Any:
     Example:
         >>> lamina.regularizers.get("l1")  # an L1(l1=0.01)
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    obj = identifier() if inspect.isclass(identifier) else identifier
-    if not callable(obj):
-        raise ValueError(
-            "Argument `identifier` must be a regularizer name, a config dict, a "
-            f"`Regularizer` or a callable. Could not interpret: identifier={identifier!r}"
-        )
-    return obj
+    return get_callable(identifier, ALL_OBJECTS_DICT, "a regularizer", "Regularizer")
 
 
 __all__ = [
