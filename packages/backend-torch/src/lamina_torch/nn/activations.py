@@ -211,14 +211,20 @@ def sparse_categorical_crossentropy(
 ) -> Tensor:
     if target.ndim == output.ndim:
         target = target[..., 0]
-    # A gather, not a one-hot product: one read per sample. Labels outside [0, classes)
-    # give 0, as the one-hot form did.
-    log_probs = torch.movedim(_log_probs(output, from_logits, axis, epsilon), axis, -1)
-    classes = log_probs.shape[-1]
+    # torch's fused cross_entropy / nll_loss (one autograd node, as torch.nn uses), not a
+    # one-hot product. Labels outside [0, classes) give 0, as a one-hot product would.
+    classes = output.shape[axis]
     labels = target.long()
     valid = (labels >= 0) & (labels < classes)
-    picked = torch.gather(log_probs, -1, labels.clamp(0, classes - 1).unsqueeze(-1))
-    return -(picked.squeeze(-1) * valid.to(log_probs.dtype))
+    labels = labels.clamp(0, classes - 1)
+    if from_logits:
+        scores = output if output.ndim == 1 else torch.movedim(output, axis, 1)
+        loss = F.cross_entropy(scores, labels, reduction="none")
+    else:
+        log_probs = _log_probs(output, False, axis, epsilon)
+        scores = log_probs if output.ndim == 1 else torch.movedim(log_probs, axis, 1)
+        loss = F.nll_loss(scores, labels, reduction="none")
+    return loss * valid.to(loss.dtype)
 
 
 def psnr(x1: Tensor, x2: Tensor, max_val: Tensor) -> Tensor:
