@@ -180,3 +180,30 @@ def test_garbage_file_gives_library_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         model.load_weights(tmp_path / "missing.weights.h5")
     assert os.path.exists(path)
+
+
+class WithSpare(lamina.Model):
+    """A built model holding a layer its `call` does not use (built only when used)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.head = Dense(2)
+        self.spare = Dense(3)
+
+    def call(self, x):
+        return self.head(x)
+
+
+def test_values_for_a_built_models_unbuilt_layer_wait_for_it(tmp_path):
+    source = WithSpare()
+    source(_x())
+    expected = lamina.ops.convert_to_numpy(source.spare(_x()))
+    path = tmp_path / "spare.weights.h5"
+    source.save_weights(path)
+    fresh = WithSpare()
+    fresh(_x())  # built, but `spare` is not
+    status = fresh.load_weights(path)
+    assert status.pending == ["model/spare"]
+    got = lamina.ops.convert_to_numpy(fresh.spare(_x()))
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+    assert status.pending == []

@@ -111,6 +111,7 @@ def restore_model(
     """
     status = RestoreStatus(file) if status is None else status
     remaining = dict(entries)
+    waiting: set[str] = set()  # keys of layers that exist but are not built yet
     for path, layer in walk_layers(model):
         own = own_variables(layer)
         key = group_of(section, path)
@@ -126,6 +127,7 @@ def restore_model(
             continue
         if not layer.built and not own:
             remaining[key] = values  # its variables will come with its build
+            waiting.add(key)
             continue
         mismatch = _check_layer(layer, path, values)
         if mismatch is not None:
@@ -137,7 +139,9 @@ def restore_model(
     opt_values = remaining.pop("optimizer", None)
     if opt_values is not None:
         _restore_optimizer(model, opt_values, file, skip_mismatch, status, remaining)
-    model_keys = [k for k in remaining if k == section or k.startswith(f"{section}/")]
+    model_keys = [
+        k for k in remaining if (k == section or k.startswith(f"{section}/")) and k not in waiting
+    ]
     if model_keys and model.built:
         problem = (
             f"The file holds weights for objects the model does not have: {sorted(model_keys)}."
