@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 _DONE = "━"
-_TODO_PLAIN = "─"
+_REMAINING = "─"
 _GREEN = "\x1b[32m"
 _DIM = "\x1b[37m"
 _RESET = "\x1b[0m"
@@ -199,7 +199,7 @@ class Progbar:
         todo = self.width - done
         if self._dynamic:
             return f"{_GREEN}{_DONE * done}{_RESET}{_DIM}{_DONE * todo}{_RESET}"
-        return _DONE * done + _TODO_PLAIN * todo
+        return _DONE * done + _REMAINING * todo
 
     def _summary_line(self, current: int, now: float) -> str:
         per_unit = self._time_per_unit(current, now)

@@ -14,7 +14,6 @@ class BaseConv(LoraLayer):
     """Shared logic of `Conv1D`, `Conv2D` and `Conv3D`.
 
     Args:
-        rank: the number of spatial dims (1, 2 or 3).
         filters: the number of output channels.
         kernel_size: int or tuple of `rank` ints, the window size.
         strides: int or tuple, the window step (strides > 1 excludes dilation > 1).
@@ -37,9 +36,11 @@ class BaseConv(LoraLayer):
         lora_alpha: the LoRA update is scaled by ``lora_alpha / lora_rank``.
     """
 
+    rank: int
+    """The number of spatial dims; each public subclass fixes it."""
+
     def __init__(
         self,
-        rank: int,
         filters: int,
         kernel_size: Any,
         strides: Any = 1,
@@ -63,7 +64,7 @@ class BaseConv(LoraLayer):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self._init_lora(lora_rank, lora_alpha)
         name = type(self).__name__
-        self.rank = rank
+        rank = self.rank
         self.filters = u.positive_int(name, "filters", filters)
         self.groups = u.positive_int(name, "groups", groups)
         if self.filters % self.groups:

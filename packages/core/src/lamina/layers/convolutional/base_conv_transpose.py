@@ -17,7 +17,6 @@ class BaseConvTranspose(BaseConv):
     The kernel layout is ``(*kernel_size, filters, input_channels)``.
 
     Args:
-        rank: the number of spatial dims.
         filters: the number of output channels.
         kernel_size: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
         strides: as in `BaseConv` (padding is ``"valid"`` or ``"same"``).
@@ -33,9 +32,11 @@ class BaseConvTranspose(BaseConv):
         constraints: as in `BaseConv`.
     """
 
+    rank: int
+    """The number of spatial dims; each public subclass fixes it."""
+
     def __init__(
         self,
-        rank: int,
         filters: int,
         kernel_size: Any,
         strides: Any = 1,
@@ -60,7 +61,6 @@ class BaseConvTranspose(BaseConv):
                 f"Received: padding={padding!r}"
             )
         super().__init__(
-            rank=rank,
             filters=filters,
             kernel_size=kernel_size,
             strides=strides,
@@ -83,7 +83,7 @@ class BaseConvTranspose(BaseConv):
         if output_padding is not None:
             name = type(self).__name__
             self.output_padding = u.normalize_tuple(
-                name, "output_padding", output_padding, rank, minimum=0
+                name, "output_padding", output_padding, self.rank, minimum=0
             )
             if any(o >= s for o, s in zip(self.output_padding, self.strides)):
                 raise ValueError(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lamina.layers.convolutional.base_conv import BaseConv
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D"]
@@ -38,50 +36,7 @@ class Conv1D(BaseConv):
         >>> Conv1D(8, 3)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = 1,
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: Any = 1,
-        groups: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        lora_rank: int | None = None,
-        lora_alpha: float | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=1,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            groups=groups,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            lora_rank=lora_rank,
-            lora_alpha=lora_alpha,
-            **kwargs,
-        )
+    rank = 1
 
 
 class Conv2D(BaseConv):
@@ -113,50 +68,7 @@ class Conv2D(BaseConv):
         >>> Conv2D(8, 3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 8)
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = (1, 1),
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1),
-        groups: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        lora_rank: int | None = None,
-        lora_alpha: float | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=2,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            groups=groups,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            lora_rank=lora_rank,
-            lora_alpha=lora_alpha,
-            **kwargs,
-        )
+    rank = 2
 
 
 class Conv3D(BaseConv):
@@ -188,47 +100,4 @@ class Conv3D(BaseConv):
         >>> Conv3D(8, 3)(np.ones((2, 5, 5, 5, 4))).shape  # (2, 3, 3, 3, 8)
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = (1, 1, 1),
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1, 1),
-        groups: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        lora_rank: int | None = None,
-        lora_alpha: float | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=3,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            groups=groups,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            lora_rank=lora_rank,
-            lora_alpha=lora_alpha,
-            **kwargs,
-        )
+    rank = 3

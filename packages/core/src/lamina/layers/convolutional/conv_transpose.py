@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lamina.layers.convolutional.base_conv_transpose import BaseConvTranspose
 
 __all__ = ["Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose"]
@@ -34,46 +32,7 @@ class Conv1DTranspose(BaseConvTranspose):
         >>> Conv1DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 4))).shape
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = 1,
-        padding: str = "valid",
-        output_padding: Any = None,
-        data_format: str | None = None,
-        dilation_rate: Any = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=1,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            output_padding=output_padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 1
 
 
 class Conv2DTranspose(BaseConvTranspose):
@@ -101,46 +60,7 @@ class Conv2DTranspose(BaseConvTranspose):
         >>> Conv2DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 5, 5, 4))).shape
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = (1, 1),
-        padding: str = "valid",
-        output_padding: Any = None,
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1),
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=2,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            output_padding=output_padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 2
 
 
 class Conv3DTranspose(BaseConvTranspose):
@@ -168,43 +88,4 @@ class Conv3DTranspose(BaseConvTranspose):
         >>> Conv3DTranspose(8, 3, strides=2, padding="same")(np.ones((2, 3, 3, 3, 4))).shape
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = (1, 1, 1),
-        padding: str = "valid",
-        output_padding: Any = None,
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1, 1),
-        activation: Any = None,
-        use_bias: bool = True,
-        kernel_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        kernel_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        kernel_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=3,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            output_padding=output_padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 3

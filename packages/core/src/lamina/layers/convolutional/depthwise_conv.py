@@ -19,7 +19,6 @@ class BaseDepthwiseConv(BaseConv):
     ``input_channels * depth_multiplier`` channels.
 
     Args:
-        rank: the number of spatial dims.
         depth_multiplier: the number of filters per input channel.
         kernel_size: as in `BaseConv`.
         strides: as in `BaseConv`.
@@ -37,13 +36,15 @@ class BaseDepthwiseConv(BaseConv):
         bias_constraint: as in `BaseConv`.
     """
 
+    rank: int
+    """The number of spatial dims; each public subclass fixes it."""
+
     def __init__(
         self,
-        rank: int,
-        depth_multiplier: int,
         kernel_size: Any,
         strides: Any = 1,
         padding: str = "valid",
+        depth_multiplier: int = 1,
         data_format: str | None = None,
         dilation_rate: Any = 1,
         activation: Any = None,
@@ -65,7 +66,6 @@ class BaseDepthwiseConv(BaseConv):
                 f"Received: padding={padding!r}"
             )
         super().__init__(
-            rank=rank,
             filters=1,
             kernel_size=kernel_size,
             strides=strides,
@@ -175,44 +175,7 @@ class DepthwiseConv1D(BaseDepthwiseConv):
         >>> DepthwiseConv1D(3, depth_multiplier=2)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
     """
 
-    def __init__(
-        self,
-        kernel_size: Any,
-        strides: Any = 1,
-        padding: str = "valid",
-        depth_multiplier: int = 1,
-        data_format: str | None = None,
-        dilation_rate: Any = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=1,
-            depth_multiplier=depth_multiplier,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            depthwise_initializer=depthwise_initializer,
-            bias_initializer=bias_initializer,
-            depthwise_regularizer=depthwise_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            depthwise_constraint=depthwise_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 1
 
 
 class DepthwiseConv2D(BaseDepthwiseConv):
@@ -239,41 +202,4 @@ class DepthwiseConv2D(BaseDepthwiseConv):
         >>> DepthwiseConv2D(3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 4)
     """
 
-    def __init__(
-        self,
-        kernel_size: Any,
-        strides: Any = (1, 1),
-        padding: str = "valid",
-        depth_multiplier: int = 1,
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1),
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=2,
-            depth_multiplier=depth_multiplier,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            depthwise_initializer=depthwise_initializer,
-            bias_initializer=bias_initializer,
-            depthwise_regularizer=depthwise_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            depthwise_constraint=depthwise_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 2

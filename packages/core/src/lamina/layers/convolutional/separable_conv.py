@@ -17,7 +17,6 @@ class BaseSeparableConv(BaseConv):
     conv of the same window, for nearly the same receptive field.
 
     Args:
-        rank: the number of spatial dims.
         depth_multiplier: depthwise filters per input channel.
         filters: output channels of the pointwise step.
         kernel_size: as in `BaseConv` (padding ``"valid"`` or ``"same"``).
@@ -35,18 +34,20 @@ class BaseSeparableConv(BaseConv):
         bias_constraint: as in `BaseConv`.
     """
 
+    rank: int
+    """The number of spatial dims; each public subclass fixes it."""
+
     _lora_target = "depthwise_kernel"
 
     def __init__(
         self,
-        rank: int,
-        depth_multiplier: int,
         filters: int,
         kernel_size: Any,
         strides: Any = 1,
         padding: str = "valid",
         data_format: str | None = None,
         dilation_rate: Any = 1,
+        depth_multiplier: int = 1,
         activation: Any = None,
         use_bias: bool = True,
         depthwise_initializer: Any = "glorot_uniform",
@@ -69,7 +70,6 @@ class BaseSeparableConv(BaseConv):
                 f"Received: padding={padding!r}"
             )
         super().__init__(
-            rank=rank,
             filters=filters,
             kernel_size=kernel_size,
             strides=strides,
@@ -186,52 +186,7 @@ class SeparableConv1D(BaseSeparableConv):
         >>> SeparableConv1D(8, 3)(np.ones((2, 10, 4))).shape  # (2, 8, 8)
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = 1,
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: Any = 1,
-        depth_multiplier: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        pointwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        pointwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        pointwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=1,
-            depth_multiplier=depth_multiplier,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            depthwise_initializer=depthwise_initializer,
-            pointwise_initializer=pointwise_initializer,
-            bias_initializer=bias_initializer,
-            depthwise_regularizer=depthwise_regularizer,
-            pointwise_regularizer=pointwise_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            depthwise_constraint=depthwise_constraint,
-            pointwise_constraint=pointwise_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 1
 
 
 class SeparableConv2D(BaseSeparableConv):
@@ -262,49 +217,4 @@ class SeparableConv2D(BaseSeparableConv):
         >>> SeparableConv2D(8, 3)(np.ones((2, 10, 10, 4))).shape  # (2, 8, 8, 8)
     """
 
-    def __init__(
-        self,
-        filters: int,
-        kernel_size: Any,
-        strides: Any = (1, 1),
-        padding: str = "valid",
-        data_format: str | None = None,
-        dilation_rate: Any = (1, 1),
-        depth_multiplier: int = 1,
-        activation: Any = None,
-        use_bias: bool = True,
-        depthwise_initializer: Any = "glorot_uniform",
-        pointwise_initializer: Any = "glorot_uniform",
-        bias_initializer: Any = "zeros",
-        depthwise_regularizer: Any = None,
-        pointwise_regularizer: Any = None,
-        bias_regularizer: Any = None,
-        activity_regularizer: Any = None,
-        depthwise_constraint: Any = None,
-        pointwise_constraint: Any = None,
-        bias_constraint: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            rank=2,
-            depth_multiplier=depth_multiplier,
-            filters=filters,
-            kernel_size=kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            depthwise_initializer=depthwise_initializer,
-            pointwise_initializer=pointwise_initializer,
-            bias_initializer=bias_initializer,
-            depthwise_regularizer=depthwise_regularizer,
-            pointwise_regularizer=pointwise_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            depthwise_constraint=depthwise_constraint,
-            pointwise_constraint=pointwise_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+    rank = 2

@@ -16,19 +16,20 @@ class BasePooling(Layer):
     Args:
         pool_size: int or tuple of `pool_dimensions` ints, the window size.
         strides: int, tuple or None (None: `pool_size`, non-overlapping windows).
-        pool_dimensions: the number of spatial dims (1, 2 or 3).
-        pool_mode: ``"max"`` or ``"average"``.
         padding: ``"valid"`` or ``"same"`` (padded cells are ignored).
         data_format: ``"channels_last"``, ``"channels_first"`` or None (the config's).
         name: the layer name.
     """
 
+    pool_dimensions: int
+    """The number of spatial dims (1, 2 or 3); each public subclass fixes it."""
+    pool_mode: str
+    """``"max"`` or ``"average"``; each public subclass fixes it."""
+
     def __init__(
         self,
-        pool_size: Any,
-        strides: Any,
-        pool_dimensions: int,
-        pool_mode: str = "max",
+        pool_size: Any = 2,
+        strides: Any = None,
         padding: str = "valid",
         data_format: str | None = None,
         name: str | None = None,
@@ -36,22 +37,15 @@ class BasePooling(Layer):
     ) -> None:
         super().__init__(name=name, **kwargs)
         layer = type(self).__name__
-        self.pool_size = u.normalize_tuple(layer, "pool_size", pool_size, pool_dimensions)
+        self.pool_size = u.normalize_tuple(layer, "pool_size", pool_size, self.pool_dimensions)
         self.strides = (
             self.pool_size
             if strides is None
-            else u.normalize_tuple(layer, "strides", strides, pool_dimensions)
+            else u.normalize_tuple(layer, "strides", strides, self.pool_dimensions)
         )
-        if pool_mode not in ("max", "average"):
-            raise ValueError(
-                f"{layer}: argument `pool_mode` must be 'max' or 'average'. "
-                f"Received: pool_mode={pool_mode!r}"
-            )
-        self.pool_dimensions = pool_dimensions
-        self.pool_mode = pool_mode
         self.padding = u.standardize_padding(layer, padding, ("valid", "same"))
         self.data_format = u.standardize_data_format(layer, data_format)
-        self.input_spec = InputSpec(ndim=pool_dimensions + 2)
+        self.input_spec = InputSpec(ndim=self.pool_dimensions + 2)
 
     def call(self, inputs: Any) -> Any:
         pool = ops.nn.max_pool if self.pool_mode == "max" else ops.nn.average_pool

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lamina.layers.pooling.base_pooling import BasePooling
 
 __all__ = ["MaxPooling1D", "MaxPooling2D", "MaxPooling3D"]
@@ -25,25 +23,8 @@ class MaxPooling1D(BasePooling):
         >>> MaxPooling1D()(np.ones((2, 8, 3))).shape  # (2, 4, 3)
     """
 
-    def __init__(
-        self,
-        pool_size: Any = 2,
-        strides: Any = None,
-        padding: str = "valid",
-        data_format: str | None = None,
-        name: str | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            pool_size,
-            strides,
-            pool_dimensions=1,
-            pool_mode="max",
-            padding=padding,
-            data_format=data_format,
-            name=name,
-            **kwargs,
-        )
+    pool_dimensions = 1
+    pool_mode = "max"
 
 
 class MaxPooling2D(BasePooling):
@@ -62,25 +43,8 @@ class MaxPooling2D(BasePooling):
         >>> MaxPooling2D()(np.ones((2, 8, 8, 3))).shape  # (2, 4, 4, 3)
     """
 
-    def __init__(
-        self,
-        pool_size: Any = (2, 2),
-        strides: Any = None,
-        padding: str = "valid",
-        data_format: str | None = None,
-        name: str | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            pool_size,
-            strides,
-            pool_dimensions=2,
-            pool_mode="max",
-            padding=padding,
-            data_format=data_format,
-            name=name,
-            **kwargs,
-        )
+    pool_dimensions = 2
+    pool_mode = "max"
 
 
 class MaxPooling3D(BasePooling):
@@ -99,22 +63,5 @@ class MaxPooling3D(BasePooling):
         >>> MaxPooling3D()(np.ones((2, 4, 4, 4, 3))).shape  # (2, 2, 2, 2, 3)
     """
 
-    def __init__(
-        self,
-        pool_size: Any = (2, 2, 2),
-        strides: Any = None,
-        padding: str = "valid",
-        data_format: str | None = None,
-        name: str | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            pool_size,
-            strides,
-            pool_dimensions=3,
-            pool_mode="max",
-            padding=padding,
-            data_format=data_format,
-            name=name,
-            **kwargs,
-        )
+    pool_dimensions = 3
+    pool_mode = "max"
