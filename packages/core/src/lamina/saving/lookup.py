@@ -46,7 +46,7 @@ def get_callable(identifier: Any, objects: dict[str, Any], kind: str, base: str)
     obj = identifier() if inspect.isclass(identifier) else identifier
     if not callable(obj):
         raise ValueError(
-            f"Argument `identifier` must be {kind} name, a config dict, a `{base}` or a "
-            f"callable. Could not interpret: identifier={identifier!r}"
+            f"Argument `identifier` must be {kind} name, a config dict, a `{base}` instance "
+            f"or a callable. Could not interpret: identifier={identifier!r}"
         )
     return obj
