@@ -2,7 +2,7 @@
 
 from lamina.backend import Backend, Capability
 from lamina.backend.module_backend import ModuleBackend
-from lamina_torch import control_flow, core, image, linalg, math, nn, numpy, random
+from lamina_torch import control_flow, core, image, linalg, math, nn, numpy, optimizers, random
 from lamina_torch._version import __version__ as __version__
 from lamina_torch.layer import TorchLayerMixin
 from lamina_torch.trainer import TorchTrainer
@@ -24,6 +24,7 @@ backend: Backend = ModuleBackend(
     variable_class=TorchVariable,
     layer_mixin=TorchLayerMixin,
     trainer_mixin=TorchTrainer,
+    optimizer_rules=optimizers.RULES,
 )
 
 __all__ = ["__version__", "backend"]

@@ -229,3 +229,29 @@ def test_config_captures_simple_constructor_arguments():
     assert config["units"] == 4 and config["name"] == "c"
     clone = Custom.from_config(config)
     assert clone.units == 4
+
+
+def test_input_spec_is_checked_again_for_a_new_shape_or_spec():
+    layer = Scale()
+    layer.input_spec = lamina.layers.InputSpec(ndim=2)
+    layer(X)
+    layer(X)  # the same kind of input as last time: accepted without a new check
+    with pytest.raises(ValueError, match="expected ndim=2"):
+        layer(X[0])
+    layer.input_spec = lamina.layers.InputSpec(ndim=3)
+    with pytest.raises(ValueError, match="expected ndim=3"):
+        layer(X)
+
+
+def test_nested_layers_added_after_a_call_are_seen():
+    block = Block()
+    block(X)
+    assert len(block._flatten_layers()) == 4
+    block.rest.append(Scale())
+    block.extra = Scale()
+    assert len(block._flatten_layers()) == 6
+    del block.extra
+    assert len(block._flatten_layers()) == 5
+    assert [layer.name for layer in block._flatten_layers(include_self=False)] == [
+        layer.name for layer in block._flatten_layers()[1:]
+    ]

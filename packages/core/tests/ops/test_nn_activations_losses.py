@@ -78,6 +78,16 @@ def test_sparse_categorical_crossentropy_matches_numpy(from_logits):
     )
 
 
+@pytest.mark.parametrize("from_logits", [False, True])
+def test_sparse_categorical_crossentropy_gives_0_for_labels_out_of_range(from_logits):
+    output = LOGITS if from_logits else PROBS
+    expected = _cce(ONE_HOT.astype("float64"), output.astype("float64"), from_logits)
+    labels = LABELS.copy()
+    labels[1], labels[2] = -1, output.shape[-1]  # one below the classes, one above
+    got = ops.sparse_categorical_crossentropy(labels, output, from_logits=from_logits)
+    assert_allclose(got, np.where([True, False, False, True], expected, 0.0))
+
+
 def test_sparse_categorical_crossentropy_on_axis_0():
     got = ops.sparse_categorical_crossentropy(LABELS, LOGITS.T, from_logits=True, axis=0)
     expected = _cce(ONE_HOT.T.astype("float64"), LOGITS.T.astype("float64"), True, axis=0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 import torch.nn.functional as F
 
@@ -213,18 +215,20 @@ def sparse_categorical_crossentropy(
         target = target[..., 0]
     # torch's fused cross_entropy / nll_loss (one autograd node, as torch.nn uses), not a
     # one-hot product. Labels outside [0, classes) give 0, as a one-hot product would.
-    classes = output.shape[axis]
+    scores = output if from_logits else _log_probs(output, False, axis, epsilon)
+    if scores.ndim > 1 and axis % scores.ndim != 1:
+        scores = torch.movedim(scores, axis, 1)
+    loss = F.cross_entropy if from_logits else F.nll_loss
     labels = target.long()
+    if scores.device.type == "cpu":
+        # On the CPU torch checks the labels itself: try the plain call, and mask only
+        # when a label is out of range (on a GPU that check would be a fatal assert).
+        with contextlib.suppress(IndexError):
+            return loss(scores, labels, reduction="none")
+    classes = output.shape[axis]
     valid = (labels >= 0) & (labels < classes)
-    labels = labels.clamp(0, classes - 1)
-    if from_logits:
-        scores = output if output.ndim == 1 else torch.movedim(output, axis, 1)
-        loss = F.cross_entropy(scores, labels, reduction="none")
-    else:
-        log_probs = _log_probs(output, False, axis, epsilon)
-        scores = log_probs if output.ndim == 1 else torch.movedim(log_probs, axis, 1)
-        loss = F.nll_loss(scores, labels, reduction="none")
-    return loss * valid.to(loss.dtype)
+    values = loss(scores, labels.clamp(0, classes - 1), reduction="none")
+    return values * valid.to(values.dtype)
 
 
 def psnr(x1: Tensor, x2: Tensor, max_val: Tensor) -> Tensor:

@@ -34,7 +34,11 @@ _WIDER = {torch.uint16: torch.int32, torch.uint32: torch.int64, torch.uint64: to
 def _widen_unsigned(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any) -> Any:
-        dtype = next((a.dtype for a in args if isinstance(a, torch.Tensor)), None)
+        dtype = None
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                dtype = a.dtype
+                break
         wide = _WIDER.get(dtype) if dtype is not None else None
         if wide is None:
             return fn(*args)

@@ -7,10 +7,11 @@ member by member, against its namespace protocol.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .capabilities import Capability
-from .protocol import BACKEND_API
+from .protocol import BACKEND_API, OptimizerRule
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
 from .protocols.image import ImageOps
@@ -43,6 +44,7 @@ class ModuleBackend:
     variable_class: type[Variable]
     layer_mixin: type[LayerMixin]
     trainer_mixin: type
+    optimizer_rules: Mapping[str, OptimizerRule] = dataclasses.field(default_factory=dict)
     api_version: tuple[int, int] = BACKEND_API
 
     def supports(self, capability: Capability) -> bool:

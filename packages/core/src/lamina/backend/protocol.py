@@ -7,7 +7,8 @@ the backend package; mypy checks the module member by member against its protoco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .capabilities import Capability
 from .protocols.control_flow import ControlFlowOps
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
 
 BACKEND_API = (1, 0)
 """The protocol version this core speaks; a backend must share the major number."""
+
+OptimizerRule = Callable[[Any, list[Any], list[Any], Any], bool]
+"""``rule(optimizer, grads, variables, learning_rate)``: apply the optimizer's
+`update_step` to every variable at once and return True, or return False (changing
+nothing) for inputs it does not handle."""
 
 
 class Backend(Protocol):
@@ -84,6 +90,12 @@ class Backend(Protocol):
     def trainer_mixin(self) -> type:
         """A base class put ahead of the core `Trainer` in `Model`: the backend's train step,
         how steps are compiled, and where loop state lives."""
+        ...
+
+    @property
+    def optimizer_rules(self) -> Mapping[str, OptimizerRule]:
+        """Update rules this backend runs for all variables at once (fused kernels), by
+        the qualified name of the optimizer class whose `update_step` each reproduces."""
         ...
 
     def supports(self, capability: Capability) -> bool:

@@ -36,6 +36,9 @@ from lamina.variables.variable import Variable
 _CALL_CONTEXT: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.ContextVar(
     "lamina_call_context", default=None
 )
+_STRUCTURE_VERSION = [0]
+"""Bumped whenever any layer tracks or untracks something, which is when a cached
+`_flatten_layers` may be stale."""
 _LEGACY_SHAPE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
 _JSON_TYPES = (str, int, float, bool, type(None))
 
@@ -54,6 +57,14 @@ def _is_metric(value: Any) -> bool:
 def get_mask(x: Any) -> Any:
     """The mask a masking layer attached to tensor `x`, or None."""
     return getattr(x, "_lamina_mask", None)  # plain getattr: torch.compile traces it
+
+
+def _mask_of(inputs: Any) -> Any:
+    """The mask(s) attached to `inputs` (same structure), or None when there are none."""
+    if not isinstance(inputs, (list, tuple, dict)):
+        return get_mask(inputs)
+    masks = tree.map_structure(get_mask, inputs)
+    return None if all(m is None for m in tree.flatten(masks)) else masks
 
 
 def set_mask(x: Any, mask: Any) -> None:
@@ -192,6 +203,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             tracker.untrack(value)
 
     def _on_tracked_change(self) -> None:
+        _STRUCTURE_VERSION[0] += 1
         for variable in self._tracker.collections["variables"]:
             self._own_variable(variable)
         if self._deferred_restore is not None:  # e.g. a layer appended to a tracked list
@@ -221,7 +233,18 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         return list(self._tracker.collections["seed_generators"])
 
     def _flatten_layers(self, include_self: bool = True) -> list[Layer]:
-        """This layer and every nested layer, depth first, each once."""
+        """This layer and every nested layer, depth first, each once.
+
+        Every call of the outermost layer needs it, so it is cached until any layer's
+        tracked structure changes.
+        """
+        cached = self.__dict__.get("_flat_layers")
+        if cached is None or cached[0] != _STRUCTURE_VERSION[0]:
+            cached = (_STRUCTURE_VERSION[0], self._walk_layers())
+            object.__setattr__(self, "_flat_layers", cached)
+        return list(cached[1]) if include_self else cached[1][1:]
+
+    def _walk_layers(self) -> list[Layer]:
         out: list[Layer] = []
         seen: set[int] = set()
 
@@ -234,7 +257,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
                 visit(child)
 
         visit(self)
-        return out if include_self else out[1:]
+        return out
 
     # --- weights -------------------------------------------------------------------------
     def add_weight(
@@ -526,16 +549,14 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         if self._has_mask or self.supports_masking:
             mask = kwargs.get("mask")
             if mask is None and args:
-                mask = tree.map_structure(get_mask, args[0])
-                if all(m is None for m in tree.flatten(mask)):
-                    mask = None
+                mask = _mask_of(args[0])
             if self._has_mask:
                 kwargs["mask"] = mask
             else:
                 kwargs.pop("mask", None)
         if self.input_spec is not None and args:
-            assert_input_compatibility(self.input_spec, args[0], self.name)
-        if any_symbolic(args, kwargs):
+            self._check_input_spec(args[0])
+        if any_symbolic(*args, *kwargs.values()):
             return self._symbolic_call(args, kwargs, mask, given_kwargs)
         token = _CALL_CONTEXT.set((self if context is None else context[0], training))
         try:
@@ -557,6 +578,25 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
                     outputs
                 ) else set_mask(outputs, out_mask)
         return outputs
+
+    def _check_input_spec(self, inputs: Any) -> None:
+        """`assert_input_compatibility`, skipped for a tensor like the last one accepted."""
+        spec = self.input_spec
+        signature = (
+            None
+            if isinstance(inputs, (list, tuple, dict))
+            else (type(inputs), getattr(inputs, "shape", None), getattr(inputs, "dtype", None))
+        )
+        accepted = self.__dict__.get("_accepted_input")
+        if (
+            signature is not None
+            and accepted is not None
+            and accepted[0] is spec
+            and accepted[1] == signature
+        ):
+            return
+        assert_input_compatibility(spec, inputs, self.name)
+        object.__setattr__(self, "_accepted_input", (spec, signature))
 
     def _call_with_autocast(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         policy = self.dtype_policy

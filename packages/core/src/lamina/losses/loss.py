@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -63,6 +63,10 @@ def static_shape(x: Any) -> tuple[int | None, ...]:
 
 def float_tensor(x: Any, dtype: str | None = None) -> Any:
     """`x` as a tensor of `dtype`, or of its own float dtype (ints and bools become floatx)."""
+    if ops.is_tensor(x):  # the common case, returned as is without dispatching two ops
+        kind = dtypes.dtype_of(x)
+        if kind == dtype or (dtype is None and kind in dtypes.FLOATS):
+            return x
     if dtype is None:
         x = ops.convert_to_tensor(x)
         dtype = ops.dtype(x)
@@ -76,8 +80,10 @@ def to_tensors(x: Any, dtype: str) -> Any:
 
     Nested lists of plain numbers are one tensor (``[[0, 1], [1, 0]]``), not a structure.
     """
+    if not tree.is_nested(x):
+        return float_tensor(x, dtype)
     leaves = tree.flatten(x)
-    if not tree.is_nested(x) or all(isinstance(v, (numbers.Number, np.generic)) for v in leaves):
+    if all(isinstance(v, (numbers.Number, np.generic)) for v in leaves):
         return float_tensor(x, dtype)
     return tree.map_structure(lambda v: float_tensor(v, dtype), x)
 
@@ -175,7 +181,10 @@ def reduce_values(
         return loss
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         return ops.divide_no_nan(loss, ops.cast(ops.sum(sample_weight), ops.dtype(loss)))
-    return ops.divide_no_nan(loss, _num_elements(values, ops.dtype(loss)))
+    count = _num_elements(values, ops.dtype(loss))
+    if isinstance(count, float) and count > 0:  # known and nonzero: one plain division
+        return ops.divide(loss, count)
+    return ops.divide_no_nan(loss, count)
 
 
 def reduce_weighted_values(
@@ -228,6 +237,10 @@ class Loss:
         >>> Absolute()(np.zeros(3), np.ones(3))  # 1.0
     """
 
+    labels_are_indices: ClassVar[bool] = False
+    """Whether `y_true` holds class indices, which stay integers instead of taking the
+    loss's float dtype."""
+
     def __init__(
         self,
         name: str | None = None,
@@ -247,7 +260,10 @@ class Loss:
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         in_mask = _first_mask(y_pred)
         y_pred = to_tensors(y_pred, self.dtype)
-        y_true = to_tensors(y_true, self.dtype)
+        if self.labels_are_indices:
+            y_true = tree.map_structure(ops.convert_to_tensor, y_true)
+        else:
+            y_true = to_tensors(y_true, self.dtype)
         values, out_mask = self.call_with_mask(y_true, y_pred)
         return reduce_weighted_values(
             values,

@@ -490,6 +490,8 @@ class SparseCategoricalCrossentropy(BuiltinLoss):
         >>> scce([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])  # 1.177
     """
 
+    labels_are_indices = True
+
     def __init__(
         self,
         from_logits: bool = False,

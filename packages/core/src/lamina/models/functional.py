@@ -119,6 +119,9 @@ class Functional(Function, Model):
             if node.is_input:
                 continue
             op = node.operation
+            if _single_tensor_layer_call(node):
+                self._run_layer_on_one_tensor(node, values, masks)
+                continue
 
             def resolve(x: Any) -> Any:
                 return values[id(x)] if isinstance(x, SymbolicTensor) else x
@@ -139,18 +142,22 @@ class Functional(Function, Model):
             out_mask = None
             if isinstance(op, Layer) and op.supports_masking and args:
                 out_mask = op.compute_mask(args[0], kwargs.get("mask", in_mask))
-            flat_out = tree.flatten(produced)
-            flat_mask = (
-                tree.flatten(out_mask)
-                if out_mask is not None and tree.is_nested(out_mask)
-                else [out_mask] * len(flat_out)
-            )
-            for tensor, value, m in zip(node.output_tensors, flat_out, flat_mask):
-                values[id(tensor)] = value
-                masks[id(tensor)] = m
+            _store_outputs(node, produced, out_mask, values, masks)
         return tree.pack_sequence_as(
             self._outputs_struct, [values[id(t)] for t in self.outputs]
         )
+
+    @staticmethod
+    def _run_layer_on_one_tensor(
+        node: Node, values: dict[int, Any], masks: dict[int, Any]
+    ) -> None:
+        """`_run_graph`'s step for the common node: a layer called on one tensor."""
+        op: Any = node.operation
+        key = id(node.call_args[0])
+        value, mask = values[key], masks.get(key)
+        produced = op(value, mask=mask) if op._has_mask and mask is not None else op(value)
+        out_mask = op.compute_mask(value, mask) if op.supports_masking else None
+        _store_outputs(node, produced, out_mask, values, masks)
 
     def compute_mask(self, inputs: Any, previous_mask: Any) -> Any:
         return None
@@ -214,6 +221,37 @@ class Functional(Function, Model):
             "input_layers": tree.map_structure(endpoint, self._inputs_struct),
             "output_layers": tree.map_structure(endpoint, self._outputs_struct),
         }
+
+
+def _store_outputs(
+    node: Node, produced: Any, out_mask: Any, values: dict[int, Any], masks: dict[int, Any]
+) -> None:
+    """Record what `node`'s call produced (and its masks) under its output tensors."""
+    if len(node.output_tensors) == 1 and not tree.is_nested(produced):
+        out = node.output_tensors[0]
+        values[id(out)] = produced
+        masks[id(out)] = out_mask
+        return
+    flat_out = tree.flatten(produced)
+    flat_mask = (
+        tree.flatten(out_mask)
+        if out_mask is not None and tree.is_nested(out_mask)
+        else [out_mask] * len(flat_out)
+    )
+    for tensor, value, mask in zip(node.output_tensors, flat_out, flat_mask):
+        values[id(tensor)] = value
+        masks[id(tensor)] = mask
+
+
+def _single_tensor_layer_call(node: Node) -> bool:
+    """Whether `node` calls a layer on one symbolic tensor with no other arguments."""
+    args = node.call_args
+    return (
+        len(args) == 1
+        and not node.call_kwargs
+        and isinstance(args[0], SymbolicTensor)
+        and isinstance(node.operation, Layer)
+    )
 
 
 def _flat_shapes(input_shape: Any) -> list[Any]:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from lamina.ops import dtypes
 from lamina.ops.dispatch import promote, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.operation import Operation, _snake_case
 from lamina.ops.shapes import broadcast_shapes, canonical_axes, reduced_shape, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -19,10 +20,20 @@ class Op(Operation):
     """An op of `lamina.ops`; `op_name` (the public function name) prefixes its errors."""
 
     op_name: ClassVar[str] = "op"
+    _takes_no_arguments: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.op_name = _snake_case(cls.__name__)
+        cls._takes_no_arguments = cls.__init__ is Operation.__init__
+
+    def memo_params(self) -> tuple[Any, ...] | None:
+        """What besides the inputs decides this op's eager checks, for `eager_memo`.
+
+        Nothing for an op without constructor arguments. An op with arguments returns
+        them (hashable) to have its checks memoized, or None to check on every call.
+        """
+        return () if self._takes_no_arguments else None
 
 
 class ElementwiseBinary(Op):
@@ -41,9 +52,17 @@ class ElementwiseBinary(Op):
         return SymbolicTensor(shape, self.output_dtype(dtype))
 
     def call(self, x1: Any, x2: Any) -> Any:
-        broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
-        a, b = promote(self.op_name, x1, x2)
+        dtype = memo(self, (x1, x2), lambda: self._checked_dtype(x1, x2))
+        a, b = promote(self.op_name, x1, x2, dtype=dtype)
         return self.compute(a, b)
+
+    def _checked_dtype(self, x1: Any, x2: Any) -> str:
+        """Check that the shapes broadcast; return the promoted dtype."""
+        broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
+        try:
+            return dtypes.result_type(dtypes.promotion_key(x1), dtypes.promotion_key(x2))
+        except ValueError as e:
+            raise TypeError(f"`{self.op_name}`: {e}") from None
 
     def compute(self, x1: Any, x2: Any) -> Any:
         raise NotImplementedError
@@ -75,7 +94,7 @@ class FloatUnary(ElementwiseUnary):
         return dtypes.result_type(dtype, float)
 
     def call(self, x: Any) -> Any:
-        dtype = self.output_dtype(dtypes.dtype_of(x))
+        dtype = memo(self, (x,), lambda: self.output_dtype(dtypes.dtype_of(x)))
         return self.compute(to_tensor(x, dtype))
 
 

@@ -43,7 +43,7 @@ class Operation:
         return self._name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if any_symbolic(args, kwargs):
+        if any_symbolic(*args, *kwargs.values()):
             return self.symbolic_call(*args, **kwargs)
         return self.call(*args, **kwargs)
 

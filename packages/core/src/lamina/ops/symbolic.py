@@ -240,14 +240,23 @@ def is_symbolic(x: Any) -> bool:
     return isinstance(x, SymbolicTensor)
 
 
+_LEAF_TYPES: set[type] = set()
+"""Types seen to be neither symbolic nor containers (tensors, scalars), checked first."""
+
+
 def any_symbolic(*values: Any) -> bool:
     """Whether any value, looking inside lists, tuples and dicts, is a `SymbolicTensor`."""
     for v in values:
+        if type(v) in _LEAF_TYPES:
+            continue
         if isinstance(v, SymbolicTensor):
             return True
         if isinstance(v, (list, tuple)):
             if any_symbolic(*v):
                 return True
-        elif isinstance(v, dict) and any_symbolic(*v.values()):
-            return True
+        elif isinstance(v, dict):
+            if any_symbolic(*v.values()):
+                return True
+        else:
+            _LEAF_TYPES.add(type(v))
     return False

@@ -21,7 +21,7 @@ from lamina.ops import dtypes
 from lamina.ops.operation import _snake_case
 from lamina.optimizers import _state
 from lamina.optimizers.schedules.learning_rate_schedule import LearningRateSchedule
-from lamina.variables.scopes import StatelessScope
+from lamina.variables.scopes import StatelessScope, in_stateless_scope
 from lamina.variables.variable import Variable
 
 _RENAMED = {"lr": "learning_rate", "decay": "a `learning_rate` schedule"}
@@ -37,6 +37,19 @@ def _iteration_dtype() -> str:
         if not jax.config.jax_enable_x64:
             return "int32"
     return "int64"
+
+
+_RULE_OWNERS: dict[type, str] = {}
+
+
+def _rule_owner(cls: type) -> str:
+    """The qualified name of the class whose `update_step` `cls` uses: the key of a
+    backend's fused rule, which a subclass with its own rule never matches."""
+    name = _RULE_OWNERS.get(cls)
+    if name is None:
+        owner = next(c for c in cls.__mro__ if "update_step" in c.__dict__)
+        name = _RULE_OWNERS[cls] = f"{owner.__module__}.{owner.__qualname__}"
+    return name
 
 
 def _initializer(value: Any) -> Callable[..., Any]:
@@ -432,6 +445,16 @@ class Optimizer:
                 v.assign(v.constraint(v.value))
 
     def _update_all(self, grads: list[Any], variables: list[Variable], lr: Any) -> None:
+        """`update_step` for each variable, or the backend's fused rule for all of them.
+
+        A rule updates variables in place, so none runs inside a `StatelessScope` (JAX's
+        `stateless_apply`, or the trial update of gradient accumulation).
+        """
+        from lamina.ops.dispatch import backend
+
+        rule = backend().optimizer_rules.get(_rule_owner(type(self)))
+        if rule is not None and not in_stateless_scope() and rule(self, grads, variables, lr):
+            return
         for g, v in zip(grads, variables):
             self.update_step(g, v, ops.cast(lr, v.dtype))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.config import AUTOCAST_DTYPE, NAME_SCOPE
+from lamina.backend.config import AUTOCAST_DTYPE, NAME_SCOPE, STATELESS_SCOPE
 from lamina.ops import dtypes
 from lamina.variables.scopes import get_stateless_scope
 
@@ -136,13 +136,15 @@ class Variable:
         Inside a mixed-precision layer's call, float variables with `autocast` read in the
         layer's compute dtype.
         """
-        scope = get_stateless_scope()
+        scope = STATELESS_SCOPE.get()
+        cast_to = AUTOCAST_DTYPE.get()
+        if scope is None and cast_to is None:  # the eager hot path
+            return self._stored_value()
         value = None
         if scope is not None:
             value = scope.get_current_value(self)
         if value is None:
             value = self._stored_value()
-        cast_to = AUTOCAST_DTYPE.get()
         if cast_to is None or cast_to == self._dtype or not self.autocast:
             return value
         if self._dtype in dtypes.FLOATS:  # mixed precision reads floats in the compute dtype

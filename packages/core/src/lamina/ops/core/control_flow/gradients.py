@@ -69,7 +69,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if any_symbolic(args, kwargs):
+        if any_symbolic(*args, *kwargs.values()):
             return checked(*args, **kwargs)[0]
         return backend().control_flow.custom_gradient(checked)(*args, **kwargs)
 

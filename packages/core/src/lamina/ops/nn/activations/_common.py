@@ -9,6 +9,7 @@ from lamina.backend.config import SETTINGS
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.dispatch import to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.shapes import Shape, check_rank, static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
@@ -69,7 +70,7 @@ class Activation(Op):
         return SymbolicTensor(static_shape(x), float_dtype(self.op_name, x))
 
     def call(self, x: Any) -> Any:
-        return self.compute(to_tensor(x, float_dtype(self.op_name, x)))
+        return self.compute(to_tensor(x, memo(self, (x,), lambda: float_dtype(self.op_name, x))))
 
     def compute(self, x: Any) -> Any:
         raise NotImplementedError

@@ -11,6 +11,7 @@ from lamina.backend.config import SETTINGS
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.nn.activations._common import float_dtype, number, ranked, same_shape
 from lamina.ops.shapes import Shape, canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -34,6 +35,9 @@ class _Loss(Op):
         self.from_logits = from_logits
         self.axis = axis
 
+    def memo_params(self) -> tuple[Any, ...] | None:
+        return (self.from_logits, self.axis) if isinstance(self.axis, int) else None
+
     def output_shape(self, target: Any, output: Any) -> tuple[Shape, int]:
         raise NotImplementedError
 
@@ -45,9 +49,13 @@ class _Loss(Op):
         return SymbolicTensor(shape, self.output_dtype(target, output))
 
     def call(self, target: Any, output: Any) -> Any:
-        _, axis = self.output_shape(target, output)
-        dtype = self.output_dtype(target, output)
+        axis, dtype = memo(self, (target, output), lambda: self._checked_axis_dtype(target, output))
         return self.compute(to_tensor(target, dtype), to_tensor(output, dtype), axis)
+
+    def _checked_axis_dtype(self, target: Any, output: Any) -> tuple[int, str]:
+        """Check the shapes and dtypes; return the class axis and the compute dtype."""
+        _, axis = self.output_shape(target, output)
+        return axis, self.output_dtype(target, output)
 
     def compute(self, target: Any, output: Any, axis: int) -> Any:
         raise NotImplementedError
@@ -135,8 +143,7 @@ class SparseCategoricalCrossentropy(_Loss):
         return float_dtype(self.op_name, output)
 
     def call(self, target: Any, output: Any) -> Any:
-        _, axis = self.output_shape(target, output)
-        dtype = self.output_dtype(target, output)
+        axis, dtype = memo(self, (target, output), lambda: self._checked_axis_dtype(target, output))
         t_dtype = dtypes.dtype_of(target)
         target = to_tensor(target, t_dtype if t_dtype in dtypes.INTS else "int32")
         return backend().nn.sparse_categorical_crossentropy(

@@ -13,6 +13,7 @@ from typing import Any
 from lamina.ops import dtypes
 from lamina.ops.base import ElementwiseBinary, ElementwiseUnary
 from lamina.ops.dispatch import backend, promote, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.shapes import broadcast_shapes, static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
@@ -68,9 +69,13 @@ class Binary(ElementwiseBinary):
         shape = broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
         return SymbolicTensor(shape, self.dtypes_for(x1, x2)[1])
 
-    def call(self, x1: Any, x2: Any) -> Any:
+    def _checked_dtypes(self, x1: Any, x2: Any) -> tuple[str, str]:
+        """Check that the shapes broadcast; return the compute and output dtypes."""
         broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
-        compute, out = self.dtypes_for(x1, x2)
+        return self.dtypes_for(x1, x2)
+
+    def call(self, x1: Any, x2: Any) -> Any:
+        compute, out = memo(self, (x1, x2), lambda: self._checked_dtypes(x1, x2))
         a, b = promote(self.op_name, x1, x2, dtype=compute)
         return finish(self.compute(a, b), out)
 
@@ -88,8 +93,13 @@ class Unary(ElementwiseUnary):
         return SymbolicTensor(static_shape(x), self.output_dtype(dtype))
 
     def call(self, x: Any) -> Any:
+        dtype, out = memo(self, (x,), lambda: self._dtypes(x))
+        return finish(self.compute(to_tensor(x, dtype)), out)
+
+    def _dtypes(self, x: Any) -> tuple[str, str]:
+        """The compute and output dtypes for input `x`."""
         dtype = self.input_dtype(dtypes.dtype_of(x))
-        return finish(self.compute(to_tensor(x, dtype)), self.output_dtype(dtype))
+        return dtype, self.output_dtype(dtype)
 
 
 class FloatOp(Unary):

@@ -7,6 +7,7 @@ from typing import Any
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.dispatch import promote
+from lamina.ops.eager_memo import memo
 from lamina.ops.shapes import static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
@@ -44,10 +45,14 @@ class _Binary(Op):
         return SymbolicTensor(shape, self.output_dtype(_join(self.op_name, x1, x2)))
 
     def call(self, x1: Any, x2: Any) -> Any:
-        self.shape(static_shape(x1), static_shape(x2))
-        dtype = self.output_dtype(_join(self.op_name, x1, x2))
+        dtype = memo(self, (x1, x2), lambda: self._checked_dtype(x1, x2))
         a, b = promote(self.op_name, x1, x2, dtype=dtype)
         return self.compute(a, b)
+
+    def _checked_dtype(self, x1: Any, x2: Any) -> str:
+        """Check the shapes; return the dtype the product computes in."""
+        self.shape(static_shape(x1), static_shape(x2))
+        return self.output_dtype(_join(self.op_name, x1, x2))
 
     def compute(self, x1: Any, x2: Any) -> Any:
         raise NotImplementedError
