@@ -1,11 +1,11 @@
 """A memo of eager checks: an op called again on inputs of the same kind skips them.
 
 An eager op checks its inputs' shapes and dtypes and works out the dtype it computes in on
-every call, which costs more than the backend kernel on small tensors. For ops without
-constructor arguments the outcome depends only on each input's type, dtype and shape (and
-on `floatx`, which decides what Python scalars become), so it is computed once per such
-signature and reused. A check that raises leaves nothing behind, so bad input is reported
-every time.
+every call, which costs more than the backend kernel on small tensors. The outcome depends
+only on each input's type, dtype and shape, on `floatx` (which decides what Python scalars
+become) and on the op's constructor arguments (`Op.memo_params`), so it is computed once
+per such signature and reused. A check that raises leaves nothing behind, so bad input is
+reported every time.
 """
 
 from __future__ import annotations
