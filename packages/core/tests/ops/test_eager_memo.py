@@ -118,3 +118,15 @@ def test_the_memo_is_bounded(monkeypatch):
     for n in range(1, 8):
         ops.add(ops.ones((n,)), 1.0)
     assert 1 <= len(eager_memo._MEMO) <= 3
+
+
+def test_convolutions_key_on_their_arguments():
+    x, k = ops.ones((1, 8, 8, 3)), ops.ones((3, 3, 3, 4))
+    assert tuple(ops.conv(x, k).shape) == (1, 6, 6, 4)
+    assert tuple(ops.conv(x, k, strides=2).shape) == (1, 3, 3, 4)
+    assert tuple(ops.conv(x, k, strides=[2, 1], padding="same").shape) == (1, 4, 8, 4)
+    assert tuple(ops.conv_transpose(x, ops.ones((3, 3, 4, 3)), strides=2).shape) == (1, 17, 17, 4)
+    out = ops.conv_transpose(x, ops.ones((3, 3, 4, 3)), strides=2, output_padding=1)
+    assert tuple(out.shape) == (1, 18, 18, 4)
+    with pytest.raises(ValueError, match="dilation_rate"):
+        ops.conv(x, k, strides=2, dilation_rate=2)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, promote
+from lamina.ops.eager_memo import memo
 from lamina.ops.nn.conv._args import (
     Pads,
     check_input_rank,
@@ -22,6 +24,11 @@ from lamina.ops.shapes import Shape, static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
 __all__ = ["conv", "conv_transpose", "depthwise_conv", "separable_conv"]
+
+
+def _frozen(value: Any) -> Any:
+    """`value` with lists made tuples, so an argument like ``strides=[2, 2]`` is a key."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 class _ConvBase(Op):
@@ -76,8 +83,21 @@ class _ConvBase(Op):
             pads = window_pads(spatial, sizes, strides, dilation, self.padding, self.op_name)
         return join_shape(batch, channels, out, self.data_format), pads
 
-    def _promote(self, *xs: Any) -> list[Any]:
-        return promote(self.op_name, *xs, dtype=float_result(self.op_name, *xs))
+    def memo_params(self) -> tuple[Any, ...] | None:
+        return (_frozen(self.strides), self.padding, self.data_format, _frozen(self.dilation_rate))
+
+    def _eager_plan(
+        self, plan: Callable[..., tuple[Shape, Pads | None]], *xs: Any
+    ) -> tuple[Pads, tuple[int, ...], tuple[int, ...], str]:
+        """Pads, strides, dilation and dtype of an eager call, checked once per input
+        signature (`eager_memo`)."""
+
+        def check() -> tuple[Pads, tuple[int, ...], tuple[int, ...], str]:
+            pads = self._eager_pads(plan(*(static_shape(x) for x in xs))[1])
+            strides, dilation = self._windows(len(pads))
+            return pads, strides, dilation, float_result(self.op_name, *xs)
+
+        return memo(self, xs, check)
 
     def _eager_pads(self, pads: Pads | None) -> Pads:
         if pads is None:
@@ -118,9 +138,8 @@ class Conv(_ConvBase):
         return SymbolicTensor(shape, float_result(self.op_name, inputs, kernel))
 
     def call(self, inputs: Any, kernel: Any) -> Any:
-        pads = self._eager_pads(self._plan(static_shape(inputs), static_shape(kernel))[1])
-        x, k = self._promote(inputs, kernel)
-        strides, dilation = self._windows(len(pads))
+        pads, strides, dilation, dtype = self._eager_plan(self._plan, inputs, kernel)
+        x, k = promote(self.op_name, inputs, kernel, dtype=dtype)
         return backend().nn.conv(x, k, strides, pads, self.data_format, dilation)
 
 
@@ -130,9 +149,8 @@ class DepthwiseConv(_ConvBase):
         return SymbolicTensor(shape, float_result(self.op_name, inputs, kernel))
 
     def call(self, inputs: Any, kernel: Any) -> Any:
-        pads = self._eager_pads(self._depthwise_plan(static_shape(inputs), static_shape(kernel))[1])
-        x, k = self._promote(inputs, kernel)
-        strides, dilation = self._windows(len(pads))
+        pads, strides, dilation, dtype = self._eager_plan(self._depthwise_plan, inputs, kernel)
+        x, k = promote(self.op_name, inputs, kernel, dtype=dtype)
         return backend().nn.depthwise_conv(x, k, strides, pads, self.data_format, dilation)
 
 
@@ -154,10 +172,8 @@ class SeparableConv(_ConvBase):
         return SymbolicTensor(shape, float_result(self.op_name, inputs, dk, pk))
 
     def call(self, inputs: Any, dk: Any, pk: Any) -> Any:
-        shape = self._check(static_shape(inputs), static_shape(dk), static_shape(pk))
-        pads = self._eager_pads(shape[1])
-        x, d, p = self._promote(inputs, dk, pk)
-        strides, dilation = self._windows(len(pads))
+        pads, strides, dilation, dtype = self._eager_plan(self._check, inputs, dk, pk)
+        x, d, p = promote(self.op_name, inputs, dk, pk, dtype=dtype)
         nn = backend().nn
         y = nn.depthwise_conv(x, d, strides, pads, self.data_format, dilation)
         ones = (1,) * len(pads)
@@ -176,6 +192,10 @@ class ConvTranspose(_ConvBase):
     ) -> None:
         super().__init__(strides, padding, data_format, dilation_rate, name)
         self.output_padding = output_padding
+
+    def memo_params(self) -> tuple[Any, ...] | None:
+        base = super().memo_params()
+        return None if base is None else (*base, _frozen(self.output_padding))
 
     def _plan(self, x: Shape, k: Shape) -> tuple[Shape, Pads | None]:
         self._kernel_rank(x, k)
@@ -224,9 +244,8 @@ class ConvTranspose(_ConvBase):
         return SymbolicTensor(shape, float_result(self.op_name, inputs, kernel))
 
     def call(self, inputs: Any, kernel: Any) -> Any:
-        pads = self._eager_pads(self._plan(static_shape(inputs), static_shape(kernel))[1])
-        x, k = self._promote(inputs, kernel)
-        strides, dilation = self._windows(len(pads))
+        pads, strides, dilation, dtype = self._eager_plan(self._plan, inputs, kernel)
+        x, k = promote(self.op_name, inputs, kernel, dtype=dtype)
         return backend().nn.conv_transpose(x, k, strides, pads, self.data_format, dilation)
 
 
