@@ -92,6 +92,34 @@ def test_sequential_round_trip(tmp_path):
     _assert_same(loaded(x), model(x))
 
 
+@lamina.saving.register_serializable(package="LaminaSavingTests")
+class CountingInitializer(lamina.initializers.Initializer):
+    """Ones, counting its calls: loading should never need it."""
+
+    calls = 0
+
+    def __call__(self, shape, dtype=None):
+        CountingInitializer.calls += 1
+        return np.ones(shape, dtype or "float32")
+
+
+def test_load_model_assigns_saved_weights_without_running_initializers(tmp_path):
+    model = lamina.Sequential(
+        [lamina.Input((4,)), Dense(3, kernel_initializer=CountingInitializer()), Dense(2)]
+    )
+    model.layers[0].kernel.assign(_data((4, 3)))
+    path = tmp_path / "counted.lamina"
+    model.save(path)
+    CountingInitializer.calls = 0
+    loaded = lamina.saving.load_model(path)
+    assert CountingInitializer.calls == 0
+    x = _data((5, 4), seed=1)
+    _assert_same(loaded(x), model(x))
+    # Outside the loader, initializers run as usual.
+    Dense(3, kernel_initializer=CountingInitializer()).build((None, 4))
+    assert CountingInitializer.calls == 1
+
+
 def test_functional_multi_io_shared_layer_round_trip(tmp_path):
     model = _functional()
     xa, xb = _data((6, 4), 1), _data((6, 4), 2)

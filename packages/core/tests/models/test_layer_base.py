@@ -255,3 +255,21 @@ def test_nested_layers_added_after_a_call_are_seen():
     assert [layer.name for layer in block._flatten_layers(include_self=False)] == [
         layer.name for layer in block._flatten_layers()[1:]
     ]
+
+
+def test_initializers_skipped_starts_float_weights_at_zero_only_inside():
+    from lamina.layers.layer import initializers_skipped
+
+    class Mixed(Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(3,), initializer=ones, name="w")
+            self.n = self.add_weight(shape=(2,), initializer="ones", dtype="int32", name="n")
+
+    with initializers_skipped():
+        inside = Mixed()
+        inside.build((None, 3))
+    outside = Mixed()
+    outside.build((None, 3))
+    assert_allclose(inside.w.numpy(), np.zeros(3))
+    assert_allclose(inside.n.numpy(), np.ones(2))  # not a float: its initializer ran
+    assert_allclose(outside.w.numpy(), np.ones(3))

@@ -174,6 +174,7 @@ def load_model(
         ValueError: the config names a class that is not registered.
     """
     path = _check_path(filepath, "load_model")
+    from lamina.layers.layer import initializers_skipped
     from lamina.saving.serialization import deserialize_lamina_object
 
     with _open_zip(path) as z:
@@ -182,9 +183,10 @@ def load_model(
             raise LaminaFileError(path, f"{CONFIG} does not describe a model.")
         if not compile:
             config = {k: v for k, v in config.items() if k != "compile_config"}
-        model = deserialize_lamina_object(
-            config, custom_objects=custom_objects, safe_mode=safe_mode
-        )
+        with initializers_skipped():  # every weight is assigned from the file below
+            model = deserialize_lamina_object(
+                config, custom_objects=custom_objects, safe_mode=safe_mode
+            )
         _load_assets(model, z, path)
     with open_archive_weights(path) as entries:
         restore_model(model, entries, path, skip_mismatch=False)

@@ -12,7 +12,7 @@ import contextvars
 import functools
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,9 @@ from lamina.variables.variable import Variable
 _CALL_CONTEXT: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.ContextVar(
     "lamina_call_context", default=None
 )
+_INITIALIZERS_SKIPPED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "lamina_initializers_skipped", default=False
+)
 _STRUCTURE_VERSION = [0]
 """Bumped whenever any layer tracks or untracks something, which is when a cached
 `_flatten_layers` may be stale."""
@@ -57,6 +60,24 @@ def _is_metric(value: Any) -> bool:
 def get_mask(x: Any) -> Any:
     """The mask a masking layer attached to tensor `x`, or None."""
     return getattr(x, "_lamina_mask", None)  # plain getattr: torch.compile traces it
+
+
+@contextlib.contextmanager
+def initializers_skipped() -> Iterator[None]:
+    """Float weights created inside start as zeros instead of running their initializers.
+
+    For loaders that assign every weight right after creating the model (`load_model`):
+    drawing random values for a large model costs more than reading its saved ones.
+    """
+    token = _INITIALIZERS_SKIPPED.set(True)
+    try:
+        yield
+    finally:
+        _INITIALIZERS_SKIPPED.reset(token)
+
+
+def _zeros(shape: Any, dtype: Any = None) -> np.ndarray[Any, Any]:
+    return np.zeros(shape, dtypes.to_numpy_dtype(dtype))
 
 
 def _mask_of(inputs: Any) -> Any:
@@ -304,6 +325,8 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             from lamina import constraints
 
             constraint = constraints.get(constraint)
+        if _INITIALIZERS_SKIPPED.get() and dtype in dtypes.FLOATS:
+            init = _zeros  # the loader assigns the saved value next
         if self._deferred_restore is not None:
             # Weights were loaded before this layer was built: start from the saved value.
             saved = self._deferred_restore.saved_value(self, name or "variable", tuple(shape))
