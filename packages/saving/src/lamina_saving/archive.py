@@ -28,6 +28,7 @@ from lamina_saving.h5_store import WeightsReader, write_entries
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, restore_model
 from lamina_saving.weights import model_entries
+from lamina_saving.zip_member import open_stored_member
 
 SUFFIXES = (".lamina", ".keras")
 CONFIG = "config.json"
@@ -149,9 +150,14 @@ def open_archive_weights(path: str) -> Iterator[Entries]:
     """The archive's weights entries, read lazily from inside the zip."""
     with _open_zip(path) as z:
         info = z.getinfo(WEIGHTS)
-        probe(path, WEIGHTS, f"{path}:{WEIGHTS}")
+        member: Any
         try:
-            member = z.open(WEIGHTS)
+            if info.compress_type == zipfile.ZIP_STORED:  # what `save_model` writes
+                member = open_stored_member(path, info)
+                probe(path, WEIGHTS, f"{path}:{WEIGHTS}", (member.start, info.file_size))
+            else:
+                probe(path, WEIGHTS, f"{path}:{WEIGHTS}")
+                member = z.open(WEIGHTS)
         except _ZIP_ERRORS as e:
             raise LaminaFileError(path, f"cannot open {WEIGHTS} ({e}).") from e
         with member, WeightsReader(member, f"{path}:{WEIGHTS}", info.file_size) as reader:

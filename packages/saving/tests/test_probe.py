@@ -1,0 +1,95 @@
+"""Reading archives in place: the stored-member view, its CRC check, and the probe child."""
+
+from __future__ import annotations
+
+import pathlib
+import zipfile
+
+import numpy as np
+import pytest
+
+import lamina
+from lamina.layers.core import Dense
+from lamina_saving import LaminaFileError
+from lamina_saving import probe as probe_module
+from lamina_saving.zip_member import open_stored_member
+
+HANG_FILE = pathlib.Path(__file__).parent / "data" / "hdf5_attribute_loop.h5.bin"
+WEIGHTS = "model.weights.h5"
+
+
+def _archive(tmp_path: pathlib.Path) -> tuple[pathlib.Path, lamina.Model]:
+    model = lamina.Sequential([lamina.Input((6,)), Dense(16), Dense(3)])
+    path = tmp_path / "model.lamina"
+    model.save(path)
+    return path, model
+
+
+def test_stored_member_reads_like_zipfile_at_any_position(tmp_path):
+    path, _ = _archive(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo(WEIGHTS)
+        expected = z.read(WEIGHTS)
+    with open_stored_member(str(path), info) as member:
+        assert member.read() == expected
+        member.seek(100)
+        assert member.read(50) == expected[100:150]
+        member.seek(-10, 2)
+        assert member.read(100) == expected[-10:]
+        assert member.read(5) == b""
+        member.seek(7)
+        member.seek(3, 1)
+        assert member.tell() == 10
+        with pytest.raises(ValueError, match="Negative seek"):
+            member.seek(-1)
+
+
+def test_a_flipped_byte_in_the_weights_is_refused(tmp_path):
+    path, _ = _archive(tmp_path)
+    with open_stored_member(str(path), zipfile.ZipFile(path).getinfo(WEIGHTS)) as member:
+        start, size = member.start, member.size
+    data = bytearray(path.read_bytes())
+    data[start + size - 20] ^= 0xFF  # in the last dataset's values: HDF5 would not notice
+    path.write_bytes(bytes(data))
+    with pytest.raises(LaminaFileError, match="CRC"):
+        lamina.saving.load_model(path)
+
+
+def test_loaded_archive_predicts_like_the_original(tmp_path):
+    path, model = _archive(tmp_path)
+    x = np.random.default_rng(0).normal(size=(4, 6)).astype("float32")
+    np.testing.assert_allclose(
+        lamina.ops.convert_to_numpy(lamina.saving.load_model(path)(x)),
+        lamina.ops.convert_to_numpy(model(x)),
+        rtol=1e-6,
+    )
+
+
+def test_one_child_serves_every_probe(tmp_path):
+    path, _ = _archive(tmp_path)
+    lamina.saving.load_model(path)
+    first = probe_module._WALKER._process
+    lamina.saving.load_model(path)
+    assert first is not None and probe_module._WALKER._process is first
+
+
+def test_a_hung_child_is_stopped_and_replaced(tmp_path, monkeypatch):
+    path, _ = _archive(tmp_path)
+    monkeypatch.setattr(probe_module, "TIMEOUT_S", 2.0)
+    lamina.saving.load_model(path)
+    before = probe_module._WALKER._process
+    with pytest.raises(LaminaFileError, match="did not finish in 2 s"):
+        probe_module.probe(str(HANG_FILE))
+    assert before is not None and before.poll() is not None  # killed
+    lamina.saving.load_model(path)  # a fresh child walks the next file
+    assert probe_module._WALKER._process not in (None, before)
+
+
+def test_a_child_that_dies_is_reported_as_a_crash(tmp_path, monkeypatch):
+    path, _ = _archive(tmp_path)
+    probe_module._WALKER.stop()
+    monkeypatch.setattr(probe_module, "_WALK", "import sys; sys.stdin.readline(); sys.exit(3)")
+    with pytest.raises(LaminaFileError, match=r"crashed \(exit code 3\)"):
+        lamina.saving.load_model(path)
+    monkeypatch.undo()
+    lamina.saving.load_model(path)
