@@ -95,7 +95,7 @@ class _Walker:
                 return None
             self._process = None
             hung = reader.is_alive()
-            if hung:
+            if process.poll() is None:  # hung, or answered something else: stop it
                 process.kill()
             code = process.wait()
             reader.join()
