@@ -110,6 +110,25 @@ def test_ignore_class_masks_entries_on_every_backend(reduction):
         assert_allclose(got, per.sum() / 3)
 
 
+@pytest.mark.parametrize(
+    "labels",
+    [
+        [1, 2],
+        [[1], [2]],
+        np.array([1, 2], "int32"),
+        np.array([1.0, 2.0], "float32"),
+        "int32 tensor",
+    ],
+    ids=["list", "nested_list", "numpy_int32", "numpy_float32", "tensor"],
+)
+def test_sparse_labels_in_any_form_stay_class_indices(labels):
+    if isinstance(labels, str):
+        labels = ops.convert_to_tensor(np.array([1, 2], "int32"))
+    probs = [[0.05, 0.95, 0.0], [0.1, 0.8, 0.1]]
+    expected = -np.log(np.clip([0.95, 0.1], 1e-7, 1.0)).mean()
+    assert_allclose(losses.SparseCategoricalCrossentropy()(labels, probs), expected)
+
+
 def test_loss_function_wrapper_passes_kwargs_and_names():
     loss = losses.LossFunctionWrapper(losses.huber, delta=0.5, reduction="sum")
     assert loss.name == "huber"

@@ -82,10 +82,17 @@ def to_tensors(x: Any, dtype: str) -> Any:
     """
     if not tree.is_nested(x):
         return float_tensor(x, dtype)
-    leaves = tree.flatten(x)
-    if all(isinstance(v, (numbers.Number, np.generic)) for v in leaves):
+    if all(isinstance(v, (numbers.Number, np.generic)) for v in tree.flatten(x)):
         return float_tensor(x, dtype)
     return tree.map_structure(lambda v: float_tensor(v, dtype), x)
+
+
+def index_tensors(x: Any, dtype: str) -> Any:
+    """Class indices: a backend tensor of an integer dtype stays as it is; anything else
+    becomes a float tensor of `dtype`, as other labels do (the loss casts it back)."""
+    if ops.is_tensor(x) and dtypes.dtype_of(x) in dtypes.INTS:
+        return x
+    return to_tensors(x, dtype)
 
 
 def true_and_pred(y_true: Any, y_pred: Any, squeeze: bool = True) -> tuple[Any, Any]:
@@ -238,8 +245,8 @@ class Loss:
     """
 
     labels_are_indices: ClassVar[bool] = False
-    """Whether `y_true` holds class indices, which stay integers instead of taking the
-    loss's float dtype."""
+    """Whether `y_true` holds class indices: integer tensors then stay integers instead
+    of taking the loss's float dtype."""
 
     def __init__(
         self,
@@ -261,7 +268,7 @@ class Loss:
         in_mask = _first_mask(y_pred)
         y_pred = to_tensors(y_pred, self.dtype)
         if self.labels_are_indices:
-            y_true = tree.map_structure(ops.convert_to_tensor, y_true)
+            y_true = index_tensors(y_true, self.dtype)
         else:
             y_true = to_tensors(y_true, self.dtype)
         values, out_mask = self.call_with_mask(y_true, y_pred)
