@@ -86,6 +86,11 @@ def test_sparse_categorical_crossentropy_gives_0_for_labels_out_of_range(from_lo
     labels[1], labels[2] = -1, output.shape[-1]  # one below the classes, one above
     got = ops.sparse_categorical_crossentropy(labels, output, from_logits=from_logits)
     assert_allclose(got, np.where([True, False, False, True], expected, 0.0))
+    # The same with a time axis: (batch, steps, classes) and labels (batch, steps).
+    got = ops.sparse_categorical_crossentropy(
+        np.stack([labels, LABELS]), np.stack([output, output]), from_logits=from_logits
+    )
+    assert_allclose(got, np.stack([np.where([True, False, False, True], expected, 0.0), expected]))
 
 
 def test_sparse_categorical_crossentropy_on_axis_0():
