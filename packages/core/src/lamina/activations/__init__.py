@@ -113,19 +113,11 @@ def deserialize(config: Any, custom_objects: dict[str, Any] | None = None) -> An
     Raises:
         ValueError: `config` describes no known activation.
     """
-    from lamina.saving.serialization import deserialize_lamina_object
+    from lamina.saving.lookup import deserialize_callable
 
-    obj = deserialize_lamina_object(
-        config, module_objects=dict(ALL_OBJECTS_DICT), custom_objects=custom_objects
+    return deserialize_callable(
+        config, ALL_OBJECTS_DICT, "an activation function", custom_objects
     )
-    if inspect.isclass(obj):
-        obj = obj()
-    if isinstance(obj, str) or not callable(obj):
-        raise ValueError(
-            "Argument `config` must name or describe an activation function. "
-            f"Could not interpret: config={config!r}"
-        )
-    return obj
 
 
 def get(identifier: Any) -> Any:
