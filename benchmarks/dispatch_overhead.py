@@ -7,13 +7,10 @@ symbolic check, validation, dtype promotion and the protocol call.
 
 from __future__ import annotations
 
-import importlib.metadata
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
+
+from per_backend import run_per_backend
 
 WORKER = r"""
 import json, sys, timeit
@@ -79,16 +76,5 @@ for op in ("add", "matmul", "conv"):
 
 
 def bench_dispatch_overhead() -> Iterator[dict[str, Any]]:
-    names = {ep.name for ep in importlib.metadata.entry_points(group="lamina.backends")}
-    for backend in ("numpy", "jax", "torch", "tensorflow"):
-        if backend not in names:
-            continue
-        out = subprocess.run(
-            [sys.executable, "-c", WORKER],
-            env={**os.environ, "LAMINA_BACKEND": backend},
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        for line in out.stdout.strip().splitlines():
-            yield json.loads(line)
+    """One worker process per installed backend; yields its JSON records."""
+    return run_per_backend(WORKER, ("numpy", "jax", "torch", "tensorflow"))

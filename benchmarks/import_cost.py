@@ -6,7 +6,6 @@ size (ru_maxrss) of the process right after the import.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import statistics
@@ -14,6 +13,8 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
+
+from per_backend import installed_backends
 
 RAW = {"numpy": "numpy", "jax": "jax", "torch": "torch", "tensorflow": "tensorflow"}
 PROBE = """
@@ -47,7 +48,7 @@ def _measure(module: str, backend: str, touch: str = "") -> dict[str, float]:
 
 
 def _installed() -> list[str]:
-    names = {ep.name for ep in importlib.metadata.entry_points(group="lamina.backends")}
+    names = installed_backends()
     return [b for b in RAW if b in names]
 
 

@@ -15,13 +15,11 @@ from its config, which the raw side never does.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
+
+from per_backend import run_per_backend
 
 WORKER = r"""
 import gc, json, os, statistics, sys, tempfile, threading, time, tracemalloc
@@ -152,20 +150,7 @@ with tempfile.TemporaryDirectory() as folder:
 
 def bench_saving() -> Iterator[dict[str, Any]]:
     """One worker process per installed backend; yields its JSON records."""
-    names = {ep.name for ep in importlib.metadata.entry_points(group="lamina.backends")}
-    for backend in ("numpy", "jax", "torch", "tensorflow"):
-        if backend not in names:
-            continue
-        out = subprocess.run(
-            [sys.executable, "-c", WORKER],
-            env={**os.environ, "LAMINA_BACKEND": backend},
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        for line in out.stdout.strip().splitlines():
-            if line.startswith("{"):
-                yield json.loads(line)
+    return run_per_backend(WORKER, ("numpy", "jax", "torch", "tensorflow"))
 
 
 if __name__ == "__main__":

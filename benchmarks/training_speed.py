@@ -14,13 +14,10 @@ time. `LAMINA_BENCH_SAMPLES` (default 60000) shortens the epochs.
 
 from __future__ import annotations
 
-import importlib.metadata
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
+
+from per_backend import run_per_backend
 
 WORKER = r"""
 import json, os, statistics, sys, time
@@ -306,18 +303,5 @@ compare("fit_epoch_cnn", lamina_epoch(model, x_cnn, y_cnn), raw_epoch(w0, x_cnn,
 
 
 def bench_training_speed() -> Iterator[dict[str, Any]]:
-    """One worker process per installed backend; yields its JSON records."""
-    names = {ep.name for ep in importlib.metadata.entry_points(group="lamina.backends")}
-    for backend in ("jax", "torch", "tensorflow"):
-        if backend not in names:
-            continue
-        out = subprocess.run(
-            [sys.executable, "-c", WORKER],
-            env={**os.environ, "LAMINA_BACKEND": backend},
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        for line in out.stdout.strip().splitlines():
-            if line.startswith("{"):
-                yield json.loads(line)
+    """One worker process per installed backend that trains; yields its JSON records."""
+    return run_per_backend(WORKER, ("jax", "torch", "tensorflow"))
