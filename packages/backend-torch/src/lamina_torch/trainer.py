@@ -1,8 +1,8 @@
 """The training step on torch: eager autograd, `torch.compile` when `jit_compile=True`.
 
 Eager steps pay for every op they dispatch, so the step takes the short ways: the loss
-tracker is updated in place, gradients go to the optimizer without `apply`'s conversions,
-and Adam's rule runs as torch's fused kernel (`lamina_torch.optimizers`).
+tracker is updated in place, and Adam's rule runs as torch's fused kernel
+(`lamina_torch.optimizers`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class TorchTrainer:
             model.optimizer.scale_loss(loss).backward()
             grads = [variable.value.grad for variable in trainable]
             with torch.no_grad():
-                _apply_gradients(model.optimizer, grads, trainable)
+                model.optimizer.apply(grads, trainable)
         return model.compute_metrics(x, y, y_pred, sample_weight)
 
     def make_train_function(self, force: bool = False) -> Any:
@@ -76,18 +76,3 @@ def _track_loss(tracker: Any, loss: Any, batch_size: int) -> None:
         total = tracker.total.value
         total.add_(loss.detach().to(total.dtype) * batch_size)
         tracker.count.value.add_(batch_size)
-
-
-def _apply_gradients(optimizer: Any, grads: list[Any], variables: list[Any]) -> None:
-    """`optimizer.apply(grads, variables)`.
-
-    Autograd's gradients already are tensors of their variables' dtypes, so when every
-    variable has one, the checks and conversions of `apply` are skipped.
-    """
-    direct = optimizer.built and all(
-        g is not None and g.dtype == v.value.dtype for g, v in zip(grads, variables)
-    )
-    if direct:
-        optimizer._apply_processed(grads, variables)
-    else:
-        optimizer.apply(grads, variables)

@@ -52,6 +52,13 @@ def _rule_owner(cls: type) -> str:
     return name
 
 
+def _gradient_tensor(grad: Any, dtype: str) -> Any:
+    """`grad` as a tensor of its variable's `dtype`; autograd's usually already is one."""
+    if ops.is_tensor(grad) and dtypes.dtype_of(grad) == dtype:
+        return grad
+    return ops.cast(ops.convert_to_tensor(grad), dtype)
+
+
 def _initializer(value: Any) -> Callable[..., Any]:
     """A ``(shape, dtype)`` callable from "zeros", "ones", an initializer or a callable."""
     if isinstance(value, str):
@@ -403,7 +410,7 @@ class Optimizer:
         for _, v in pairs:
             self._get_variable_index(v)
         kept = [v for _, v in pairs]
-        tensors = [ops.cast(ops.convert_to_tensor(g), v.dtype) for g, v in pairs]
+        tensors = [_gradient_tensor(g, v.dtype) for g, v in pairs]
         self._apply_processed(tensors, kept)
 
     def _apply_processed(self, grads: list[Any], variables: list[Variable]) -> None:
