@@ -161,30 +161,26 @@ class JaxTrainer:
 
     def make_test_function(self, force: bool = False) -> Any:
         self._sync_state()
-        model: Any = self
         if not self._jit_steps():
             return super().make_test_function(force)  # type: ignore[misc]
-        if model.test_function is not None and not force:
-            return model.test_function
-        jitted = self._stateless_loop(model.test_step)
-
-        def run(batches: list[Any]) -> dict[str, Any]:
-            return self._run_stateless(jitted, batches, collect=False)
-
-        object.__setattr__(model, "test_function", run)
-        return run
+        return self._stateless_function("test", force, collect=False)
 
     def make_predict_function(self, force: bool = False) -> Any:
         self._sync_state()
-        model: Any = self
         if not self._jit_steps():
             return super().make_predict_function(force)  # type: ignore[misc]
-        if model.predict_function is not None and not force:
-            return model.predict_function
-        jitted = self._stateless_loop(model.predict_step)
+        return self._stateless_function("predict", force, collect=True)
 
-        def run(batches: list[Any]) -> list[Any]:
-            return self._run_stateless(jitted, batches, collect=True)
+    def _stateless_function(self, kind: str, force: bool, collect: bool) -> Any:
+        """The model's ``<kind>_function``: its ``<kind>_step`` jitted over explicit state."""
+        model: Any = self
+        existing = getattr(model, f"{kind}_function")
+        if existing is not None and not force:
+            return existing
+        jitted = self._stateless_loop(getattr(model, f"{kind}_step"))
 
-        object.__setattr__(model, "predict_function", run)
+        def run(batches: list[Any]) -> Any:
+            return self._run_stateless(jitted, batches, collect=collect)
+
+        object.__setattr__(model, f"{kind}_function", run)
         return run

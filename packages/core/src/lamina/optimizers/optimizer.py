@@ -18,6 +18,7 @@ import numpy as np
 from lamina import ops
 from lamina.backend.config import name_scope, unique_name
 from lamina.ops import dtypes
+from lamina.ops.dispatch import backend
 from lamina.ops.operation import _snake_case
 from lamina.optimizers import _state
 from lamina.optimizers.schedules.learning_rate_schedule import LearningRateSchedule
@@ -29,8 +30,6 @@ _RENAMED = {"lr": "learning_rate", "decay": "a `learning_rate` schedule"}
 
 def _iteration_dtype() -> str:
     """int64, except on JAX without x64 where integers are 32-bit."""
-    from lamina.ops.dispatch import backend
-
     if backend().name == "jax":
         import jax
 
@@ -457,8 +456,6 @@ class Optimizer:
         A rule updates variables in place, so none runs inside a `StatelessScope` (JAX's
         `stateless_apply`, or the trial update of gradient accumulation).
         """
-        from lamina.ops.dispatch import backend
-
         rule = backend().optimizer_rules.get(_rule_owner(type(self)))
         if rule is not None and not in_stateless_scope() and rule(self, grads, variables, lr):
             return
