@@ -12,23 +12,23 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import math
 import os
-import shutil
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lamina_saving._version import __version__
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import walk_layers
+from lamina_saving.graph import is_safe_component, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, restore_model
 from lamina_saving.weights import model_entries
-from lamina_saving.zip_member import open_stored_member
+from lamina_saving.zip_member import member_chunks, member_layout, open_stored_member
 
 SUFFIXES = (".lamina", ".keras")
 CONFIG = "config.json"
@@ -36,6 +36,9 @@ METADATA = "metadata.json"
 WEIGHTS = "model.weights.h5"
 ASSETS = "assets/"
 MAX_JSON_BYTES = 64 * 2**20
+ALLOCATION_SLACK = 2**20
+"""Values a loaded config may create beyond the weights file's: state nothing saves
+(seed generators, metrics)."""
 # What zipfile raises on damaged members (CRC, deflate stream, EOF, flags it can't read).
 _ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error)
 _READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
@@ -92,31 +95,70 @@ def save_model(
 def _save_assets(model: Any, folder: str) -> None:
     for path, layer in walk_layers(model):
         if hasattr(layer, "save_assets"):
-            target = os.path.join(folder, path.replace("/", os.sep))
+            target = os.path.join(folder, *path.split("/"))
             os.makedirs(target, exist_ok=True)
             layer.save_assets(target)
 
 
+class _Archive:
+    """An open archive whose members passed `_check_members`: read them only through here."""
+
+    def __init__(self, z: zipfile.ZipFile, path: str, starts: dict[str, int]) -> None:
+        self.zip, self.path, self._starts = z, path, starts
+
+    def chunks(self, info: zipfile.ZipInfo) -> Iterator[bytes]:
+        """The member's bytes, streamed and checked (see `member_chunks`)."""
+        return member_chunks(self.path, info, self._starts[info.orig_filename])
+
+    def read_json(self, name: str) -> Any:
+        info = self.zip.getinfo(name)
+        if info.file_size > MAX_JSON_BYTES:
+            raise LaminaFileError(
+                self.path, f"{name} is {info.file_size} bytes; refusing to parse."
+            )
+        try:
+            return json.loads(b"".join(self.chunks(info)).decode("utf-8"))
+        except (UnicodeDecodeError, RecursionError, *_ZIP_ERRORS) as e:
+            raise LaminaFileError(self.path, f"{name} is not valid JSON ({e}).") from e
+
+    @contextlib.contextmanager
+    def weights(self) -> Iterator[Entries]:
+        """The weights entries, read lazily from inside the zip."""
+        info = self.zip.getinfo(WEIGHTS)
+        display = f"{self.path}:{WEIGHTS}"
+        member: Any
+        try:
+            if info.compress_type == zipfile.ZIP_STORED:  # what `save_model` writes
+                member = open_stored_member(self.path, info, self._starts[WEIGHTS])
+                probe(self.path, WEIGHTS, display, (member.start, info.file_size))
+            else:
+                probe(self.path, WEIGHTS, display)
+                member = self.zip.open(WEIGHTS)
+        except _ZIP_ERRORS as e:
+            raise LaminaFileError(self.path, f"cannot open {WEIGHTS} ({e}).") from e
+        with member, WeightsReader(member, display, info.file_size) as reader:
+            yield reader.lazy()
+
+
 @contextlib.contextmanager
-def _open_zip(path: str) -> Iterator[zipfile.ZipFile]:
+def _open_zip(path: str) -> Iterator[_Archive]:
     if not os.path.exists(path):
         raise FileNotFoundError(f"No archive at {path!r}.")
     try:
         z = zipfile.ZipFile(path)
-    except _ZIP_ERRORS as e:
+    except (*_ZIP_ERRORS, RecursionError) as e:
         raise LaminaFileError(path, f"not a readable model archive ({e}).") from e
     with z:
-        _check_members(z, path)
-        yield z
+        yield _Archive(z, path, _check_members(z, path))
 
 
-def _check_members(z: zipfile.ZipFile, path: str) -> None:
+def _check_members(z: zipfile.ZipFile, path: str) -> dict[str, int]:
+    """Each member's data offset, once names, methods, sizes and layout are checked."""
     size = os.path.getsize(path)
-    names = set()
     for info in z.infolist():
-        name = info.filename
-        parts = name.replace("\\", "/").split("/")
-        if name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        name = info.orig_filename
+        parts = name[:-1].split("/") if name.endswith("/") else name.split("/")
+        if not all(is_safe_component(part) for part in parts):
             raise LaminaFileError(path, f"entry {name!r} would land outside the target folder.")
         if info.compress_type not in _READABLE_METHODS or info.flag_bits & 0x1:
             raise LaminaFileError(
@@ -129,39 +171,45 @@ def _check_members(z: zipfile.ZipFile, path: str) -> None:
             )
         if info.compress_type != zipfile.ZIP_STORED and info.file_size > 1000 * size + 2**20:
             raise LaminaFileError(path, f"entry {name!r} decompresses implausibly large.")
-        names.add(name)
-    missing = {CONFIG, WEIGHTS} - names
+    try:
+        starts = member_layout(path, z)
+    except _ZIP_ERRORS as e:
+        raise LaminaFileError(path, f"not a well-formed model archive ({e}).") from e
+    missing = {CONFIG, WEIGHTS} - set(starts)
     if missing:
         raise LaminaFileError(path, f"not a model archive: it lacks {sorted(missing)}.")
-
-
-def _read_json(z: zipfile.ZipFile, name: str, path: str) -> Any:
-    info = z.getinfo(name)
-    if info.file_size > MAX_JSON_BYTES:
-        raise LaminaFileError(path, f"{name} is {info.file_size} bytes; refusing to parse.")
-    try:
-        return json.loads(z.read(name).decode("utf-8"))
-    except (UnicodeDecodeError, *_ZIP_ERRORS) as e:
-        raise LaminaFileError(path, f"{name} is not valid JSON ({e}).") from e
+    return starts
 
 
 @contextlib.contextmanager
 def open_archive_weights(path: str) -> Iterator[Entries]:
     """The archive's weights entries, read lazily from inside the zip."""
-    with _open_zip(path) as z:
-        info = z.getinfo(WEIGHTS)
-        member: Any
-        try:
-            if info.compress_type == zipfile.ZIP_STORED:  # what `save_model` writes
-                member = open_stored_member(path, info)
-                probe(path, WEIGHTS, f"{path}:{WEIGHTS}", (member.start, info.file_size))
-            else:
-                probe(path, WEIGHTS, f"{path}:{WEIGHTS}")
-                member = z.open(WEIGHTS)
-        except _ZIP_ERRORS as e:
-            raise LaminaFileError(path, f"cannot open {WEIGHTS} ({e}).") from e
-        with member, WeightsReader(member, f"{path}:{WEIGHTS}", info.file_size) as reader:
-            yield reader.lazy()
+    with _open_zip(path) as archive, archive.weights() as entries:
+        yield entries
+
+
+def _allocation_check(path: str, entries: Entries) -> Callable[[str, tuple[int, ...], str], None]:
+    """Refuses variables beyond what the weights file can fill (plus `ALLOCATION_SLACK`).
+
+    A config is a few bytes that can name any size (``Dense(units=2e8)``); the weights
+    file's declared shapes were checked against its own size. Sizes count values, not
+    bytes, so a file saved in another dtype still fits.
+    """
+    held = sum(math.prod(value.shape) for values in entries.values() for _, value in values)
+    left = held + ALLOCATION_SLACK
+
+    def check(variable: str, shape: tuple[int, ...], dtype: str) -> None:
+        nonlocal left
+        count = math.prod(shape)
+        if count > left:
+            raise LaminaFileError(
+                path, f"the config creates variable {variable!r} of shape {shape} ({dtype}), "
+                f"{count} values, but the weights file holds {held} values in all and "
+                f"{max(left - ALLOCATION_SLACK, 0)} of them are left; refusing to allocate it."
+            )
+        left -= count
+
+    return check
 
 
 def load_model(
@@ -173,45 +221,71 @@ def load_model(
     """Rebuild a model saved by `save_model`: architecture, weights, compile state.
 
     Classes resolve only through the serialization registry and `custom_objects`;
-    Python code in the file (``Lambda``) is refused unless ``safe_mode=False``.
+    Python code in the file (``Lambda``) is refused unless ``safe_mode=False``. The
+    weights file is checked first, and the config may not create variables larger than
+    the weights it holds.
 
     Raises:
-        LaminaFileError: the file is not a valid archive, or its weights don't fit.
+        LaminaFileError: the file is not a valid archive, its weights don't fit, or its
+            config fails to build a model (the cause is chained).
         ValueError: the config names a class that is not registered.
     """
     path = _check_path(filepath, "load_model")
-    from lamina.layers.layer import initializers_skipped
-    from lamina.saving.serialization import deserialize_lamina_object
-
-    with _open_zip(path) as z:
-        config = _read_json(z, CONFIG, path)
+    with _open_zip(path) as archive:
+        config = archive.read_json(CONFIG)
         if not isinstance(config, dict):
             raise LaminaFileError(path, f"{CONFIG} does not describe a model.")
         if not compile:
             config = {k: v for k, v in config.items() if k != "compile_config"}
-        with initializers_skipped():  # every weight is assigned from the file below
-            model = deserialize_lamina_object(
-                config, custom_objects=custom_objects, safe_mode=safe_mode
-            )
-        _load_assets(model, z, path)
-    with open_archive_weights(path) as entries:
-        restore_model(model, entries, path, skip_mismatch=False)
+        with archive.weights() as entries:
+            model = _build(archive, config, entries, custom_objects, safe_mode)
+            restore_model(model, entries, path, skip_mismatch=False)
     return model
 
 
-def _load_assets(model: Any, z: zipfile.ZipFile, path: str) -> None:
+def _build(
+    archive: _Archive,
+    config: dict[str, Any],
+    entries: Entries,
+    custom_objects: dict[str, Any] | None,
+    safe_mode: bool,
+) -> Any:
+    """The model `config` describes, with its assets; any failure names the file."""
+    from lamina.layers.layer import initializers_skipped
+    from lamina.saving.serialization import deserialize_lamina_object
+
+    try:
+        # Every weight is assigned from the file next, and none may outgrow it.
+        with initializers_skipped(_allocation_check(archive.path, entries)):
+            model = deserialize_lamina_object(
+                config, custom_objects=custom_objects, safe_mode=safe_mode
+            )
+        _load_assets(model, archive)
+    except ValueError:  # LaminaFileError, or a refusal naming the config entry
+        raise
+    except Exception as e:  # what a forged config makes constructors raise, MemoryError too
+        raise LaminaFileError(
+            archive.path, f"{CONFIG} does not build a model: {type(e).__name__}: {e}"
+        ) from e
+    return model
+
+
+def _load_assets(model: Any, archive: _Archive) -> None:
     loaders = [(p, layer) for p, layer in walk_layers(model) if hasattr(layer, "load_assets")]
     if not loaders:
         return
     with tempfile.TemporaryDirectory() as work:
-        for info in z.infolist():
+        for info in archive.zip.infolist():
             if info.filename.startswith(ASSETS) and not info.is_dir():
-                target = os.path.join(work, *info.filename[len(ASSETS):].split("/"))
+                target = os.path.join(work, *info.orig_filename[len(ASSETS):].split("/"))
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 try:
-                    with z.open(info) as src, open(target, "wb") as dst:
-                        shutil.copyfileobj(src, dst)
+                    with open(target, "wb") as dst:
+                        for chunk in archive.chunks(info):
+                            dst.write(chunk)
                 except _ZIP_ERRORS as e:
-                    raise LaminaFileError(path, f"cannot read {info.filename} ({e}).") from e
+                    raise LaminaFileError(
+                        archive.path, f"cannot read {info.orig_filename} ({e})."
+                    ) from e
         for layer_path, layer in loaders:
-            layer.load_assets(os.path.join(work, layer_path.replace("/", os.sep)))
+            layer.load_assets(os.path.join(work, *layer_path.split("/")))

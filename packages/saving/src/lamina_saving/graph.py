@@ -3,23 +3,56 @@
 Keys come from attribute names and list positions (``"blocks/0/dense"``), not from
 creation order or generated layer names, so a model rebuilt in another process (or on
 another backend) maps onto a saved file key by key.
+
+A path names HDF5 groups and asset folders, so each of its components is made safe
+(`path_component`): a dict key such as ``"../.."`` or ``"C:"`` becomes an escaped name
+instead of a step out of the folder being written.
 """
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
 from typing import Any
 
 from lamina.layers import Layer
 
 ROOT = "."
+_ESCAPES = {c: f"%{ord(c):02X}" for c in '%/\\:*?"<>|'} | {
+    chr(i): f"%{i:02X}" for i in range(0x20)
+}
+_SPECIAL = {"": "%", ".": "%2E", "..": "%2E%2E"}
+
+
+def path_component(key: Any) -> str:
+    """`key` (an attribute name, list index or dict key) as one safe path component.
+
+    Characters that separate paths or are invalid in file names on some system, and
+    ``%`` itself, are percent-escaped; ``""``, ``"."`` and ``".."`` get escaped names.
+    The mapping is one-to-one, and ordinary keys (``"dense"``, ``"0"``) are unchanged.
+    """
+    text = str(key)
+    if text in _SPECIAL:
+        return _SPECIAL[text]
+    return "".join(_ESCAPES.get(c, c) for c in text)
+
+
+def is_safe_component(text: str) -> bool:
+    """Whether `text` is one path component that stays inside the folder it is joined to.
+
+    Refused: empty, ``.``, ``..``, separators (``/``, ``\\``), NUL, and ``:`` (drive
+    prefixes and NTFS streams). What `path_component` returns always passes.
+    """
+    return text not in _SPECIAL and not any(c in text for c in "/\\:\0")
 
 
 def _children(layer: Layer) -> Iterator[tuple[str, Layer]]:
-    for attr, value in vars(layer).items():
-        if attr.startswith("__") or attr in ("_tracker", "_deferred_restore"):
+    for attr, value in (getattr(layer, "__dict__", None) or {}).items():
+        if not isinstance(attr, str) or attr.startswith("__"):
             continue
-        key = attr.lstrip("_")
+        if attr in ("_tracker", "_deferred_restore"):
+            continue
+        key = path_component(attr.lstrip("_"))
         if isinstance(value, Layer):
             yield key, value
         elif isinstance(value, (list, tuple)):
@@ -29,21 +62,25 @@ def _children(layer: Layer) -> Iterator[tuple[str, Layer]]:
         elif isinstance(value, dict):
             for k, item in value.items():
                 if isinstance(item, Layer):
-                    yield f"{key}/{k}", item
+                    yield f"{key}/{path_component(k)}", item
 
 
 def walk_layers(root: Layer) -> Iterator[tuple[str, Layer]]:
-    """``(path, layer)`` for `root` (path ``"."``) and every layer under it, each once."""
+    """``(path, layer)`` for `root` (path ``"."``) and every layer under it, each once.
+
+    Breadth first, with a queue rather than recursion: linear in the number of layers,
+    whatever the nesting depth.
+    """
     seen: set[int] = set()
-    stack: list[tuple[str, Layer]] = [(ROOT, root)]
-    while stack:
-        path, layer = stack.pop(0)
+    queue: collections.deque[tuple[str, Layer]] = collections.deque([(ROOT, root)])
+    while queue:
+        path, layer = queue.popleft()
         if id(layer) in seen:
             continue
         seen.add(id(layer))
         yield path, layer
         prefix = "" if path == ROOT else f"{path}/"
-        stack.extend((f"{prefix}{key}", child) for key, child in _children(layer))
+        queue.extend((f"{prefix}{key}", child) for key, child in _children(layer))
 
 
 def own_variables(layer: Layer) -> list[Any]:

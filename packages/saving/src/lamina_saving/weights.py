@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +19,7 @@ import numpy as np
 
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import own_variables, walk_layers
+from lamina_saving.graph import is_safe_component, own_variables, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, RestoreStatus, group_of, restore_model
@@ -25,6 +27,7 @@ from lamina_saving.restore import Entries, RestoreStatus, group_of, restore_mode
 WEIGHTS_SUFFIX = ".weights.h5"
 INDEX_SUFFIX = ".weights.json"
 INDEX_FORMAT = "lamina-weights-index"
+MAX_INDEX_BYTES = 64 * 2**20
 
 
 def model_entries(
@@ -92,6 +95,14 @@ def _file_attrs() -> dict[str, Any]:
 
 
 def _save_sharded(model: Any, index_path: str, overwrite: bool, limit: int) -> None:
+    """Shards under names no earlier save used, then the index (the commit), then cleanup.
+
+    Until the index is replaced, the previous index and every shard it names are
+    untouched, so a save that raises or is killed leaves the previous set loadable; after
+    it, the previous shards (and any a killed save left behind) are removed.
+    """
+    if not overwrite and os.path.exists(index_path):
+        raise FileExistsError(f"{index_path} exists and overwrite=False.")
     shards: list[list[tuple[str, str, Any]]] = [[]]
     size = 0
     current_group = None
@@ -104,39 +115,104 @@ def _save_sharded(model: Any, index_path: str, overwrite: bool, limit: int) -> N
         shards[-1].append((group, name, value))
         size += nbytes
         current_group = group
-    stem = os.path.basename(index_path)[: -len(INDEX_SUFFIX)]
-    folder = os.path.dirname(os.path.abspath(index_path))
-    names = [f"{stem}_{i:05d}{WEIGHTS_SUFFIX}" for i in range(len(shards))]
-    old = _read_index(index_path)["shards"] if os.path.exists(index_path) else []
+    real_index = os.path.realpath(index_path)
+    folder = os.path.dirname(real_index)
+    stem = os.path.basename(real_index)[: -len(INDEX_SUFFIX)]
+    generation = secrets.token_hex(4)
+    names = [f"{stem}_{generation}_{i:05d}{WEIGHTS_SUFFIX}" for i in range(len(shards))]
+    try:
+        old = _read_index(index_path)["shards"] if os.path.exists(index_path) else []
+    except LaminaFileError:
+        old = []  # a damaged index is replaced; its shards are found as orphans below
     weight_map: dict[str, str] = {}
-    for shard_name, entries in zip(names, shards):
-        with atomic_path(os.path.join(folder, shard_name), overwrite=True) as tmp:
-            write_entries(tmp, iter(entries), _file_attrs())
-        for group, _, _ in entries:
-            weight_map[group] = shard_name
-    index = {"format": INDEX_FORMAT, "shards": names, "weight_map": weight_map}
-    with atomic_path(index_path, overwrite) as tmp, open(tmp, "w", encoding="utf-8") as f:
-        json.dump(index, f, indent=1)
-    for stale in set(old) - set(names):
-        path = os.path.join(folder, stale)
-        if os.path.exists(path):
-            os.remove(path)
+    written: list[str] = []
+    try:
+        for shard_name, entries in zip(names, shards):
+            with atomic_path(os.path.join(folder, shard_name)) as tmp:
+                write_entries(tmp, iter(entries), _file_attrs())
+            written.append(shard_name)
+            for group, _, _ in entries:
+                weight_map[group] = shard_name
+        index = {"format": INDEX_FORMAT, "shards": names, "weight_map": weight_map}
+        with atomic_path(index_path, overwrite) as tmp, open(tmp, "w", encoding="utf-8") as f:
+            json.dump(index, f, indent=1)
+    except BaseException:
+        for shard_name in written:
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(folder, shard_name))
+        raise
+    ours = re.compile(re.escape(stem) + r"_[0-9a-f]{8}_\d{5}" + re.escape(WEIGHTS_SUFFIX))
+    for stale in set(old) | {n for n in os.listdir(folder) if ours.fullmatch(n)}:
+        if stale not in names:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(folder, stale))
 
 
 def _read_index(index_path: str) -> dict[str, Any]:
+    """The shard index, checked: any damage is a `LaminaFileError`, whatever its kind."""
+    size = os.path.getsize(index_path)
+    if size > MAX_INDEX_BYTES:
+        raise LaminaFileError(
+            index_path, f"the shard index is {size} bytes; refusing to parse more than "
+            f"{MAX_INDEX_BYTES}."
+        )
     try:
         with open(index_path, encoding="utf-8") as f:
             index = json.load(f)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise LaminaFileError(index_path, f"cannot read the shard index ({e}).") from e
-    shards = index.get("shards") if isinstance(index, dict) else None
-    if index.get("format") != INDEX_FORMAT or not isinstance(shards, list) or not all(
-        isinstance(s, str) and os.path.basename(s) == s and s.endswith(WEIGHTS_SUFFIX)
-        for s in shards
+    if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT:
+        raise LaminaFileError(
+            index_path, f"not a Lamina shard index (no format {INDEX_FORMAT!r})."
+        )
+    shards = index.get("shards")
+    if not isinstance(shards, list) or not shards:
+        raise LaminaFileError(index_path, "the shard index has no list of shards.")
+    for shard in shards:
+        if not (
+            isinstance(shard, str)
+            and shard.endswith(WEIGHTS_SUFFIX)
+            and is_safe_component(shard)
+        ):
+            raise LaminaFileError(
+                index_path, f"the shard index names {shard!r}, which is not a weights file "
+                "name in the index's own folder."
+            )
+    if len(set(shards)) != len(shards):
+        raise LaminaFileError(index_path, "the shard index names a shard twice.")
+    weight_map = index.get("weight_map", {})
+    if not isinstance(weight_map, dict) or not all(
+        isinstance(k, str) and v in shards for k, v in weight_map.items()
     ):
-        raise LaminaFileError(index_path, "not a Lamina shard index (or it names paths "
-                              "outside its folder).")
-    return index
+        raise LaminaFileError(
+            index_path, "the shard index's weight_map must map group names to its shards."
+        )
+    return {"format": INDEX_FORMAT, "shards": shards, "weight_map": weight_map}
+
+
+def _shard_entries(index_path: str, stack: contextlib.ExitStack) -> Entries:
+    """Every shard's entries; a group in two shards, or in another than the index says,
+    is an error: the index and its shards come from different saves."""
+    index = _read_index(index_path)
+    folder = os.path.dirname(os.path.realpath(index_path))
+    entries: Entries = {}
+    for shard in index["shards"]:
+        path = os.path.join(folder, shard)
+        if not os.path.isfile(path):
+            raise LaminaFileError(
+                index_path, f"the shard index names {shard!r}, which is missing."
+            )
+        probe(path)
+        reader = stack.enter_context(WeightsReader(path, path))
+        for group, values in reader.lazy().items():
+            expected = index["weight_map"].get(group, shard)
+            if group in entries or expected != shard:
+                raise LaminaFileError(
+                    index_path, f"group {group!r} is in {shard!r} but the index puts it in "
+                    f"{expected!r}: the index and its shards come from different saves."
+                )
+            entries[group] = values
+    return entries
 
 
 @contextlib.contextmanager
@@ -147,18 +223,14 @@ def open_entries(filepath: str) -> Iterator[Entries]:
     """
     with contextlib.ExitStack() as stack:
         if filepath.endswith(INDEX_SUFFIX):
-            folder = os.path.dirname(os.path.abspath(filepath))
-            paths = [os.path.join(folder, s) for s in _read_index(filepath)["shards"]]
-        else:
-            paths = [filepath]
-        entries: Entries = {}
-        for path in paths:
-            if not os.path.exists(path):
-                raise FileNotFoundError(f"No weights file at {path!r}.")
-            probe(path)
-            reader = stack.enter_context(WeightsReader(path, path))
-            entries.update(reader.lazy())
-        yield entries
+            if not os.path.exists(filepath):
+                raise FileNotFoundError(f"No weights index at {filepath!r}.")
+            yield _shard_entries(filepath, stack)
+            return
+        if not os.path.exists(filepath):
+            raise FileNotFoundError(f"No weights file at {filepath!r}.")
+        probe(filepath)
+        yield stack.enter_context(WeightsReader(filepath, filepath)).lazy()
 
 
 def load_weights(

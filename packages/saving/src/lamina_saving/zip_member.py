@@ -1,10 +1,15 @@
-"""A stored zip member read straight from the archive file, for HDF5's scattered reads.
+"""Zip members read straight from the archive file, checked against the archive's layout.
 
-`zipfile`'s member reader (Python 3.11) goes back to the member's start on every backward
-seek and reads forward again, so h5py walking a 128 MB weights member costs seconds. A
-stored member is a plain byte range of the archive: `FileWindow` seeks in it directly.
-`open_stored_member` checks the member's CRC once, in one sequential pass, before anything
-trusts the bytes.
+`zipfile` trusts the central directory: it reads whichever of two same-named members comes
+last, never compares a member's local header with its directory entry, accepts members
+whose bytes overlap, and inflates a whole compressed member in one call before looking at
+its declared size. `member_layout` refuses all of these, so every tool that reads the
+archive (``unzip``, scanners, this package) sees the same members; `member_chunks` streams
+a member and stops one byte past its declared size.
+
+`zipfile`'s member reader (Python 3.11) also goes back to the member's start on every
+backward seek, so h5py walking a 128 MB weights member costs seconds. A stored member is a
+plain byte range of the archive: `FileWindow` seeks in it directly.
 
 This module imports only the standard library: the probe's child process loads it by path.
 """
@@ -12,13 +17,21 @@ This module imports only the standard library: the probe's child process loads i
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
-_LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, then name and extra field lengths
+# signature, version, flags, method, time, date, CRC, compressed size, size, name and
+# extra field lengths
+_LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
+_ZIP64_EXTRA = 0x0001
+_UNKNOWN_SIZE = 0xFFFFFFFF
+_DATA_DESCRIPTOR = 0x08
+_UTF8_NAME = 0x800
 _CHUNK = 1 << 20
 
 
@@ -61,34 +74,170 @@ class FileWindow(io.RawIOBase):
         super().close()
 
 
-def open_stored_member(path: str, info: zipfile.ZipInfo) -> FileWindow:
-    """A `FileWindow` on the uncompressed member `info` of the zip file at `path`.
+def _zip64_sizes(extra: bytes) -> tuple[int, int] | None:
+    """(size, compressed size) from a local header's zip64 extra field, if it has one."""
+    pos = 0
+    while pos + 4 <= len(extra):
+        kind, length = struct.unpack_from("<HH", extra, pos)
+        body = extra[pos + 4 : pos + 4 + length]
+        if kind == _ZIP64_EXTRA and len(body) >= 16:
+            size, compressed = struct.unpack_from("<QQ", body)
+            return size, compressed
+        pos += 4 + length
+    return None
+
+
+def _local_data_start(f: Any, info: zipfile.ZipInfo, file_size: int) -> int:
+    """Where `info`'s data starts, after checking its local header agrees with `info`."""
+    name = info.orig_filename
+    if info.header_offset < 0 or info.header_offset + _LOCAL_HEADER.size > file_size:
+        raise zipfile.BadZipFile(f"{name!r}: its local header lies outside the file")
+    f.seek(info.header_offset)
+    header = f.read(_LOCAL_HEADER.size)
+    (signature, _, flags, method, _, _, crc, compressed, size, name_length,
+     extra_length) = _LOCAL_HEADER.unpack(header)
+    if signature != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"{name!r}: bad local header signature")
+    raw_name = f.read(name_length)
+    extra = f.read(extra_length)
+    if len(raw_name) != name_length or len(extra) != extra_length:
+        raise zipfile.BadZipFile(f"{name!r}: truncated local header")
+    local_name = raw_name.decode("utf-8" if flags & _UTF8_NAME else "cp437", "replace")
+    if local_name != name:
+        raise zipfile.BadZipFile(
+            f"member {name!r} of the central directory has the name {local_name!r} in its "
+            "local header"
+        )
+    if method != info.compress_type:
+        raise zipfile.BadZipFile(
+            f"{name!r}: compression method {method} in its local header, "
+            f"{info.compress_type} in the central directory"
+        )
+    if not flags & _DATA_DESCRIPTOR:  # else the sizes follow the data instead
+        if _UNKNOWN_SIZE in (size, compressed):
+            sizes = _zip64_sizes(extra)
+            size, compressed = sizes if sizes is not None else (info.file_size, -1)
+        if (crc, size, compressed) != (info.CRC, info.file_size, info.compress_size):
+            raise zipfile.BadZipFile(
+                f"{name!r}: its local header (CRC {crc:#x}, {size} bytes, {compressed} "
+                f"compressed) disagrees with the central directory (CRC {info.CRC:#x}, "
+                f"{info.file_size} bytes, {info.compress_size} compressed)"
+            )
+    return int(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+
+
+def member_layout(path: str, archive: zipfile.ZipFile) -> dict[str, int]:
+    """Each member's data offset, by name, once the archive's layout is checked.
 
     Raises:
-        zipfile.BadZipFile: the member's local header is missing, its bytes run past the
-            end of the file, or their CRC differs from the one the archive records.
+        zipfile.BadZipFile: two members share a name, a local header disagrees with the
+            central directory (name, method, CRC or sizes), or a member's header and data
+            overlap another member, the central directory or the end of the file.
+    """
+    file_size = os.path.getsize(path)
+    directory_start = min(int(getattr(archive, "start_dir", file_size)), file_size)
+    starts: dict[str, int] = {}
+    spans: list[tuple[int, int, str]] = []
+    with open(path, "rb") as f:
+        for info in archive.infolist():
+            name = info.orig_filename
+            if name in starts:
+                raise zipfile.BadZipFile(
+                    f"the archive holds two members named {name!r}; tools disagree on "
+                    "which one is read"
+                )
+            start = _local_data_start(f, info, file_size)
+            end = start + info.compress_size
+            if end > directory_start:
+                raise zipfile.BadZipFile(
+                    f"{name!r}: its data (bytes {start} to {end}) runs past the member "
+                    f"area, which ends at byte {directory_start}"
+                )
+            starts[name] = start
+            spans.append((info.header_offset, end, name))
+    spans.sort()
+    for (_, end, name), (next_start, _, next_name) in itertools.pairwise(spans):
+        if end > next_start:
+            raise zipfile.BadZipFile(f"members {name!r} and {next_name!r} overlap")
+    return starts
+
+
+def member_chunks(path: str, info: zipfile.ZipInfo, start: int) -> Iterator[bytes]:
+    """The member's bytes (inflated), in chunks, stopping one byte past its declared size.
+
+    Memory stays at about one chunk whatever the member holds. The CRC is checked at the
+    end, so consume every chunk before trusting any.
+
+    Raises:
+        zipfile.BadZipFile: the member's data ends early, inflates to another size than
+            its declared one, has bytes after its deflate stream, or fails its CRC.
+    """
+    name = info.orig_filename
+    inflater = zlib.decompressobj(-15) if info.compress_type == zipfile.ZIP_DEFLATED else None
+    if inflater is None and info.compress_size != info.file_size:
+        raise zipfile.BadZipFile(
+            f"{name!r}: stored member of {info.file_size} bytes declares "
+            f"{info.compress_size} compressed bytes"
+        )
+    crc, left_in, left_out, pending = 0, info.compress_size, info.file_size, b""
+    with open(path, "rb") as f:
+        f.seek(start)
+        while True:
+            if not pending and left_in:
+                pending = f.read(min(_CHUNK, left_in))
+                if not pending:
+                    raise zipfile.BadZipFile(f"{name!r}: data ends early")
+                left_in -= len(pending)
+            if inflater is None:
+                out, pending = pending, b""
+            else:
+                try:
+                    out = inflater.decompress(pending, min(left_out, _CHUNK) + 1)
+                except zlib.error as e:
+                    raise zipfile.BadZipFile(f"{name!r}: bad deflate stream ({e})") from e
+                pending = inflater.unconsumed_tail
+            if len(out) > left_out:
+                raise zipfile.BadZipFile(
+                    f"{name!r} inflates to more than its declared {info.file_size} bytes"
+                )
+            left_out -= len(out)
+            crc = zlib.crc32(out, crc)
+            if out:
+                yield out
+            ended = inflater.eof if inflater is not None else not left_in
+            if ended or (not out and not pending and not left_in):
+                break
+    if inflater is not None and (not inflater.eof or left_in or pending or inflater.unused_data):
+        raise zipfile.BadZipFile(f"{name!r}: deflate stream does not fill the member exactly")
+    if left_out:
+        raise zipfile.BadZipFile(
+            f"{name!r} holds {info.file_size - left_out} bytes, not its declared "
+            f"{info.file_size}"
+        )
+    if crc != info.CRC:
+        raise zipfile.BadZipFile(f"Bad CRC-32 for file {name!r}")
+
+
+def read_member(path: str, info: zipfile.ZipInfo, start: int) -> bytes:
+    """The whole member, checked (`member_chunks`); for small members such as JSON."""
+    return b"".join(member_chunks(path, info, start))
+
+
+def open_stored_member(path: str, info: zipfile.ZipInfo, start: int | None = None) -> FileWindow:
+    """A `FileWindow` on the uncompressed member `info`, whose data begins at `start`.
+
+    Without `start`, the member's local header (checked against `info`) says where. The
+    member's CRC is checked once, in one sequential pass, before anything trusts it.
+
+    Raises:
+        zipfile.BadZipFile: the local header disagrees with `info`, or the member's bytes
+            run past the end of the file or fail their CRC.
     """
     if info.compress_type != zipfile.ZIP_STORED:
         raise ValueError(f"Member {info.filename!r} is compressed; only stored ones map.")
-    with open(path, "rb") as f:
-        f.seek(info.header_offset)
-        header = f.read(_LOCAL_HEADER.size)
-        if len(header) < _LOCAL_HEADER.size:
-            raise zipfile.BadZipFile(f"{info.filename}: truncated local header")
-        signature, name_length, extra_length = _LOCAL_HEADER.unpack(header)
-        if signature != b"PK\x03\x04":
-            raise zipfile.BadZipFile(f"{info.filename}: bad local header signature")
-        start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
-        if start + info.file_size > os.fstat(f.fileno()).st_size:
-            raise zipfile.BadZipFile(f"{info.filename}: data runs past the end of the file")
-        f.seek(start)
-        crc, left = 0, info.file_size
-        while left:
-            chunk = f.read(min(_CHUNK, left))
-            if not chunk:
-                raise zipfile.BadZipFile(f"{info.filename}: data ends early")
-            crc = zlib.crc32(chunk, crc)
-            left -= len(chunk)
-    if crc != info.CRC:
-        raise zipfile.BadZipFile(f"Bad CRC-32 for file {info.filename!r}")
+    if start is None:
+        with open(path, "rb") as f:
+            start = _local_data_start(f, info, os.fstat(f.fileno()).st_size)
+    for _ in member_chunks(path, info, start):
+        pass
     return FileWindow(path, start, info.file_size)

@@ -30,7 +30,7 @@ from lamina.ops.operation import Operation
 from lamina.ops.symbolic import SymbolicTensor, any_symbolic
 from lamina.random.seed_generator import SeedGenerator
 from lamina.variables.scopes import StatelessScope, get_stateless_scope
-from lamina.variables.variable import Variable
+from lamina.variables.variable import ALLOCATION_CHECK, Variable
 
 # (outermost layer of the current call, its training flag): nested calls inherit both.
 _CALL_CONTEXT: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.ContextVar(
@@ -63,16 +63,24 @@ def get_mask(x: Any) -> Any:
 
 
 @contextlib.contextmanager
-def initializers_skipped() -> Iterator[None]:
+def initializers_skipped(
+    check_allocation: Callable[[str, tuple[int, ...], str], None] | None = None,
+) -> Iterator[None]:
     """Float weights created inside start as zeros instead of running their initializers.
 
     For loaders that assign every weight right after creating the model (`load_model`):
     drawing random values for a large model costs more than reading its saved ones.
+    `check_allocation(path, shape, dtype)`, when given, runs before any variable created
+    inside allocates its value and raises to refuse it: sizes in a file's config must not
+    allocate more than the file's weights can fill.
     """
     token = _INITIALIZERS_SKIPPED.set(True)
+    check_token = None if check_allocation is None else ALLOCATION_CHECK.set(check_allocation)
     try:
         yield
     finally:
+        if check_token is not None:
+            ALLOCATION_CHECK.reset(check_token)
         _INITIALIZERS_SKIPPED.reset(token)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,11 @@ from lamina.variables.scopes import get_stateless_scope
 
 AGGREGATIONS = ("none", "mean", "sum", "only_first_replica")
 SYNCHRONIZATIONS = ("none", "on_read", "on_write", "auto")
+ALLOCATION_CHECK: contextvars.ContextVar[Callable[[str, tuple[int, ...], str], None] | None] = (
+    contextvars.ContextVar("lamina_allocation_check", default=None)
+)
+"""Called as ``check(path, shape, dtype)`` before a variable's initializer allocates its
+value; it raises to refuse the variable. Set by `lamina.layers.layer.initializers_skipped`."""
 
 
 class Variable:
@@ -88,6 +94,9 @@ class Variable:
                 )
             self._dtype = dtypes.standardize_dtype(dtype)
             self._shape = tuple(int(d) for d in shape)
+            check = ALLOCATION_CHECK.get()
+            if check is not None:
+                check(self.path, self._shape, self._dtype)
             value = initializer(self._shape, dtype=self._dtype)
         else:
             value = initializer
