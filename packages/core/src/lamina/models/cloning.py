@@ -1,4 +1,9 @@
-"""`clone_model`: the same architecture with new weights (or a layer replaced per call)."""
+"""`clone_model`: the same architecture with new weights (or a layer replaced per call).
+
+Cloning goes through configs, so it decides as loading does: in safe mode a `Lambda`'s
+bytecode is refused. The named functions the model's own Lambdas hold are the caller's
+objects already, so the clone may use them (and only they resolve to them).
+"""
 
 from __future__ import annotations
 
@@ -33,21 +38,56 @@ def clone_model(
         recursive: clone nested models layer by layer too.
 
     Raises:
-        ValueError: `model` is not a model.
+        ValueError: `model` is not a model, or (in safe mode) a `Lambda` in it holds a
+            lambda or nested function, whose config is bytecode.
     """
-    from lamina.models.functional import Functional
-    from lamina.models.sequential import Sequential
-
     if not isinstance(model, Model):
         raise ValueError(
             f"Argument `model` must be a lamina Model. Received: {model!r} "
             f"(of type {type(model).__name__})"
         )
+    from lamina.saving.serialization import held_functions
+
+    with held_functions(_lambda_functions(model)):
+        return _clone(model, input_tensors, clone_function, call_function, recursive)
+
+
+def _lambda_functions(model: Model) -> dict[str, Any]:
+    """The named functions the model's `Lambda` layers hold, by the name configs give them
+    (a name two different functions share is left out: it would be ambiguous)."""
+    from lamina.layers.core.lambda_layer import Lambda
+    from lamina.saving.serialization import get_registered_name
+
+    found: dict[str, Any] = {}
+    ambiguous: set[str] = set()
+    for layer in model._flatten_layers():
+        if not isinstance(layer, Lambda):
+            continue
+        held = [layer.function, layer.mask, layer._output_shape, *layer.arguments.values()]
+        for fn in held:
+            if not callable(fn) or not hasattr(fn, "__name__"):
+                continue
+            name = get_registered_name(fn)
+            if found.setdefault(name, fn) is not fn:
+                ambiguous.add(name)
+    return {name: fn for name, fn in found.items() if name not in ambiguous}
+
+
+def _clone(
+    model: Model,
+    input_tensors: Any,
+    clone_function: Callable[[Layer], Layer] | None,
+    call_function: Callable[..., Any] | None,
+    recursive: bool,
+) -> Model:
+    from lamina.models.functional import Functional
+    from lamina.models.sequential import Sequential
+
     clone = clone_function or _clone_layer
 
     def clone_inner(layer: Layer) -> Layer:
         if recursive and isinstance(layer, (Sequential, Functional)):
-            return clone_model(layer, clone_function=clone_function, recursive=True)
+            return _clone(layer, None, clone_function, None, True)
         return clone(layer)
 
     if isinstance(model, Sequential):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from lamina import tree
@@ -173,9 +174,20 @@ class Functional(Function, Model):
             id(t.history.node) for t in self.inputs if t.history is not None
         }
 
+        # Each node's index among its operation's nodes that belong to this model.
+        index_of: dict[int, int] = {}
+        counted: set[int] = set()
+        for node in [t.history.node for t in self.inputs if t.history is not None] + list(
+            self.nodes
+        ):
+            op = node.operation
+            if id(op) not in counted:
+                counted.add(id(op))
+                own = [n for n in op.inbound_nodes if id(n) in model_nodes]
+                index_of.update((id(n), i) for i, n in enumerate(own))
+
         def node_index(node: Node) -> int:
-            own = [n for n in node.operation.inbound_nodes if id(n) in model_nodes]
-            return next(i for i, n in enumerate(own) if n is node)
+            return index_of[id(node)]
 
         def ref(t: Any) -> Any:
             if not isinstance(t, SymbolicTensor) or t.history is None:
@@ -191,7 +203,8 @@ class Functional(Function, Model):
             }
 
         layers = []
-        for op in input_ops + [o for o in self.operations if o not in input_ops]:
+        input_op_ids = {id(op) for op in input_ops}
+        for op in input_ops + [o for o in self.operations if id(o) not in input_op_ids]:
             if not isinstance(op, Layer):
                 raise ValueError(
                     f"Functional model {self.name!r} calls the operation {op.name!r} "
@@ -275,67 +288,198 @@ def _to_input_dtype(value: Any, dtype: str) -> Any:
 def functional_from_config(config: dict[str, Any], custom_objects: Any = None) -> Functional:
     """Rebuild a functional model from `Functional.get_config`'s output.
 
-    Layers are created through the serialization registry only; each recorded call is then
-    replayed once the tensors it needs exist.
+    Layers are created through the serialization registry only. Each recorded call is then
+    replayed once the tensors it needs exist, in time linear in the number of calls. A call
+    from a config passes only tensors from earlier calls and JSON values (never objects
+    built from the config), and takes at least one tensor, so replaying a config runs no
+    layer on constants.
 
     Raises:
-        ValueError: the config is malformed or refers to unknown layers or tensors.
+        ValueError: the config is malformed (the message names the entry), breaks a limit
+            of `lamina.saving.limits`, or refers to unknown layers or tensors.
     """
-    from lamina.saving.serialization import deserialize_lamina_object
+    from lamina.saving import limits
+    from lamina.saving.serialization import CustomObjectScope
 
-    for key in ("layers", "input_layers", "output_layers"):
-        if key not in config:
-            raise ValueError(f"A functional model config needs {key!r}. Received keys: "
-                             f"{sorted(config)}")
-    layers: dict[str, Layer] = {}
-    outputs: dict[tuple[str, int], list[Any]] = {}
-    pending: list[tuple[Layer, int, dict[str, Any]]] = []
-    for data in config["layers"]:
-        layer = deserialize_lamina_object(data, custom_objects=custom_objects)
-        if not isinstance(layer, Layer):
-            raise ValueError(f"Config entry {data.get('name')!r} is not a layer.")
-        layers[data["name"]] = layer
-        if isinstance(layer, InputLayer):
-            outputs[(data["name"], 0)] = [layer.output_tensor]
-        start = 1 if isinstance(layer, InputLayer) else 0
-        for i, call in enumerate(data.get("inbound_nodes", [])):
-            pending.append((layer, i + start, call))
+    if not isinstance(config, dict):
+        raise TypeError(
+            f"A functional model config must be a dict. Received: {type(config).__name__}"
+        )
+    with limits.checked(config, "this functional model config"), CustomObjectScope(
+        custom_objects
+    ):
+        return _Replay(config).model()
 
-    def resolve(x: dict[str, Any]) -> Any:
-        name, node, index = x["config"]["history"]
-        if (name, node) not in outputs:
-            raise KeyError((name, node))
-        return outputs[(name, node)][index]
 
-    while pending:
-        progressed = False
-        for item in list(pending):
-            layer, index, call = item
-            try:
-                args = _resolve_tree(call["args"], resolve)
-                kwargs = _resolve_tree(call.get("kwargs", {}), resolve)
-            except KeyError:
-                continue
-            out = layer(*args, **kwargs)
-            outputs[(layer.name, index)] = tree.flatten(out)
-            pending.remove(item)
-            progressed = True
-        if not progressed:
+class _Replay:
+    """Rebuilds one functional config: layers first, then their calls in dependency order."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        for key in ("layers", "input_layers", "output_layers"):
+            if key not in config:
+                raise ValueError(
+                    f"A functional model config needs {key!r}. Received keys: "
+                    f"{sorted(map(str, config))[:20]}"
+                )
+        if not isinstance(config["layers"], list):
             raise ValueError(
-                "The functional config cannot be rebuilt: some layer calls need tensors "
-                f"that no layer produces ({[p[0].name for p in pending]})."
+                "The 'layers' of a functional model config must be a list. Received: "
+                f"{type(config['layers']).__name__}"
+            )
+        name = config.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"A functional model's 'name' must be a string. Received: {name!r}")
+        self.config = config
+        self.layers: dict[str, Layer] = {}
+        self.outputs: dict[tuple[str, int], list[Any]] = {}
+        # Every recorded call: (layer, its node index, the call's data).
+        self.calls: list[tuple[Layer, int, dict[str, Any]]] = []
+
+    def model(self) -> Functional:
+        for position, data in enumerate(self.config["layers"]):
+            self._add_layer(position, data)
+        self._replay_calls()
+        inputs = _map_endpoints(self.config["input_layers"], self._endpoint)
+        outputs = _map_endpoints(self.config["output_layers"], self._endpoint)
+        model = Functional(inputs, outputs, name=self.config.get("name"))
+        if self.config.get("trainable") is False:
+            model.trainable = False
+        return model
+
+    def _add_layer(self, position: int, data: Any) -> None:
+        from lamina.saving.serialization import deserialize_lamina_object
+
+        where = f"entry {position} of the functional config's 'layers'"
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise ValueError(f"{where} must be a dict with a string 'name'.")
+        name = data["name"]
+        if name in self.layers:
+            raise ValueError(f"{where}: the layer name {name!r} is used twice.")
+        calls = data.get("inbound_nodes", [])
+        if not isinstance(calls, list):
+            raise ValueError(f"{where} ({name!r}): 'inbound_nodes' must be a list.")
+        layer = deserialize_lamina_object(data)
+        if not isinstance(layer, Layer):
+            raise ValueError(f"{where} ({name!r}) is not a layer: {type(layer).__name__}.")
+        self.layers[name] = layer
+        start = 0
+        if isinstance(layer, InputLayer):
+            self.outputs[(name, 0)] = [layer.output_tensor]
+            start = 1
+        for i, call in enumerate(calls):
+            if not isinstance(call, dict) or not isinstance(call.get("args", []), list) or (
+                not isinstance(call.get("kwargs", {}), dict)
+            ):
+                raise ValueError(
+                    f"Call {i} of layer {name!r} in the functional config must be a dict "
+                    "with a list 'args' and a dict 'kwargs'."
+                )
+            self.calls.append((layer, i + start, call))
+
+    def _replay_calls(self) -> None:
+        """Kahn's algorithm: each call waits for the calls producing its tensors, and for
+        the previous call of its own layer (so node indices come back as saved)."""
+        produced = set(self.outputs) | {(layer.name, index) for layer, index, _ in self.calls}
+        waiting: dict[tuple[str, int], list[int]] = {}
+        missing: list[int] = []
+        for c, (layer, index, call) in enumerate(self.calls):
+            needs = {ref[:2] for ref in _tensor_refs(call, layer.name, index)}
+            if not needs:
+                raise ValueError(
+                    f"Call {index} of layer {layer.name!r} in the functional config takes no "
+                    "tensor from another layer; a recorded call must take at least one."
+                )
+            if index > 0 and (layer.name, index - 1) in produced:
+                needs.add((layer.name, index - 1))
+            for key in needs:
+                if key not in produced:
+                    raise ValueError(
+                        f"Call {index} of layer {layer.name!r} needs the output of call "
+                        f"{key[1]} of layer {key[0]!r}, which the config does not have."
+                    )
+                if key not in self.outputs:
+                    waiting.setdefault(key, []).append(c)
+            missing.append(sum(key not in self.outputs for key in needs))
+        ready = [c for c, count in enumerate(missing) if count == 0]  # a heap: config order
+        done = 0
+        while ready:
+            c = heapq.heappop(ready)
+            layer, index, call = self.calls[c]
+            self.outputs[(layer.name, index)] = self._call(layer, index, call)
+            done += 1
+            for waiter in waiting.pop((layer.name, index), []):
+                missing[waiter] -= 1
+                if missing[waiter] == 0:
+                    heapq.heappush(ready, waiter)
+        if done < len(self.calls):
+            stuck = [self.calls[c][0].name for c, n in enumerate(missing) if n > 0][:10]
+            raise ValueError(
+                "The functional config cannot be rebuilt: its layer calls depend on each "
+                f"other in a cycle (among {stuck})."
             )
 
-    def endpoint(e: Any) -> Any:
-        name, node, index = e
-        return outputs[(name, node)][index]
+    def _call(self, layer: Layer, index: int, call: dict[str, Any]) -> list[Any]:
+        from lamina.saving.serialization import ConfigError
 
-    inputs = _map_endpoints(config["input_layers"], endpoint)
-    outs = _map_endpoints(config["output_layers"], endpoint)
-    model = Functional(inputs, outs, name=config.get("name"))
-    if config.get("trainable") is False:
-        model.trainable = False
-    return model
+        def tensor(ref: dict[str, Any]) -> Any:
+            name, node, position = _history(ref, layer.name, index)
+            found = self.outputs[(name, node)]
+            if position >= len(found):
+                raise ValueError(
+                    f"Call {index} of layer {layer.name!r} needs output {position} of call "
+                    f"{node} of layer {name!r}, which has {len(found)} output(s)."
+                )
+            return found[position]
+
+        args = _resolve_tree(call.get("args", []), tensor)
+        kwargs = _resolve_tree(call.get("kwargs", {}), tensor)
+        try:
+            return tree.flatten(layer(*args, **kwargs))
+        except ConfigError:
+            raise
+        except Exception as err:
+            raise ConfigError(
+                f"Replaying call {index} of layer {layer.name!r} from the functional config "
+                f"failed: {type(err).__name__}: {err}"
+            ) from err
+
+    def _endpoint(self, e: list[Any]) -> Any:
+        name, node, index = e
+        found = self.outputs.get((name, node))
+        if found is None or index >= len(found):
+            raise ValueError(
+                f"The functional config's inputs or outputs name output {index} of call "
+                f"{node} of layer {name!r}, which the config does not produce."
+            )
+        return found[index]
+
+
+def _history(ref: Any, layer: str, index: int) -> tuple[str, int, int]:
+    """A tensor reference's ``[layer name, node index, tensor index]``, checked."""
+    config = ref.get("config") if isinstance(ref, dict) else None
+    history = config.get("history") if isinstance(config, dict) else None
+    if not _is_endpoint(history):
+        raise ValueError(
+            f"Call {index} of layer {layer!r} in the functional config holds a malformed "
+            f"tensor reference: {str(ref)[:200]} (expected a 'history' of "
+            "[layer name, node index, tensor index])."
+        )
+    return history[0], history[1], history[2]
+
+
+def _tensor_refs(call: dict[str, Any], layer: str, index: int) -> list[tuple[str, int, int]]:
+    """Every tensor reference in a call's arguments (checked), without recursion."""
+    refs: list[tuple[str, int, int]] = []
+    stack: list[Any] = [call.get("args", []), call.get("kwargs", {})]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict) and item.get("class_name") == _TENSOR_REF:
+            refs.append(_history(item, layer, index))
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return refs
 
 
 def _is_endpoint(x: Any) -> bool:
@@ -343,8 +487,7 @@ def _is_endpoint(x: Any) -> bool:
         isinstance(x, list)
         and len(x) == 3
         and isinstance(x[0], str)
-        and isinstance(x[1], int)
-        and isinstance(x[2], int)
+        and all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in x[1:])
     )
 
 
@@ -355,7 +498,10 @@ def _map_endpoints(structure: Any, fn: Any) -> Any:
         return {k: _map_endpoints(v, fn) for k, v in structure.items()}
     if isinstance(structure, (list, tuple)):
         return [_map_endpoints(v, fn) for v in structure]
-    return structure
+    raise ValueError(
+        "The 'input_layers' and 'output_layers' of a functional config must hold "
+        f"[layer name, node index, tensor index] entries. Received: {str(structure)[:200]}"
+    )
 
 
 def _resolve_tree(structure: Any, fn: Any) -> Any:

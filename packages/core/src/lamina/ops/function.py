@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from lamina import tree
@@ -88,12 +89,11 @@ def map_graph(
     input_ids = {id(t) for t in inputs}
     if len(input_ids) != len(inputs):
         raise GraphError("The same tensor appears twice in `inputs`.")
-    order: list[Node] = []
-    state: dict[int, str] = {}  # node id -> "visiting" | "done"
 
-    def visit(tensor: SymbolicTensor, consumer: str) -> None:
+    def producer(tensor: SymbolicTensor, consumer: str) -> Node | None:
+        """The node that makes `tensor` (None for an input of the graph)."""
         if id(tensor) in input_ids:
-            return
+            return None
         history = tensor.history
         if history is None or history.node.is_input:
             raise GraphError(
@@ -101,20 +101,37 @@ def map_graph(
                 f"{consumer}. It is not among the inputs {inputs!r}; pass the tensor it "
                 "comes from as an input."
             )
-        node = history.node
-        mark = state.get(id(node))
-        if mark == "done":
-            return
-        if mark == "visiting":
-            raise GraphError(f"The graph has a cycle through operation {node.operation.name!r}.")
-        state[id(node)] = "visiting"
-        for parent_tensor in node.input_tensors:
-            visit(parent_tensor, f"operation {node.operation.name!r}")
-        state[id(node)] = "done"
-        order.append(node)
+        return history.node
 
+    # Depth-first from each output with an explicit stack (no recursion, so a graph of
+    # any length maps); a node is appended once all the nodes it depends on are.
+    order: list[Node] = []
+    done: set[int] = set()
+    visiting: set[int] = set()
     for out in outputs:
-        visit(out, "the outputs")
+        root = producer(out, "the outputs")
+        if root is None or id(root) in done:
+            continue
+        visiting.add(id(root))
+        stack: list[tuple[Node, Iterator[SymbolicTensor]]] = [(root, iter(root.input_tensors))]
+        while stack:
+            node, pending = stack[-1]
+            for tensor in pending:
+                parent = producer(tensor, f"operation {node.operation.name!r}")
+                if parent is None or id(parent) in done:
+                    continue
+                if id(parent) in visiting:
+                    raise GraphError(
+                        f"The graph has a cycle through operation {parent.operation.name!r}."
+                    )
+                visiting.add(id(parent))
+                stack.append((parent, iter(parent.input_tensors)))
+                break
+            else:
+                stack.pop()
+                visiting.discard(id(node))
+                done.add(id(node))
+                order.append(node)
 
     depth: dict[int, int] = {}
     for node in reversed(order):
@@ -125,7 +142,10 @@ def map_graph(
     for node in order:
         by_depth.setdefault(depth[id(node)], []).append(node)
     operations: list[Operation] = []
+    seen_operations: set[int] = set()
     for node in order:
-        if node.operation not in operations:
+        if id(node.operation) not in seen_operations:
+            seen_operations.add(id(node.operation))
             operations.append(node.operation)
     return order, by_depth, operations
+

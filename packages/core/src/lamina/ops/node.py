@@ -44,8 +44,10 @@ class Node:
     def parent_nodes(self) -> list[Node]:
         """The nodes that produced this node's symbolic inputs (inputs have none)."""
         parents: list[Node] = []
+        seen: set[int] = set()
         for t in self.input_tensors:
-            if t.history is not None and t.history.node not in parents:
+            if t.history is not None and id(t.history.node) not in seen:
+                seen.add(id(t.history.node))
                 parents.append(t.history.node)
         return parents
 

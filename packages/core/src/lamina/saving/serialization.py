@@ -2,24 +2,34 @@
 
 A config names a class (``{"module", "class_name", "config", "registered_name"}``). Loading
 resolves that name in, in order: the ``custom_objects`` given, the active
-`CustomObjectScope`s, the global registry filled by `register_serializable`, the caller's
-``module_objects``, and Lamina's own public namespaces. A module named in a file is never
-imported, so a file cannot make loading run code; Python bytecode (``__lambda__``) is
-refused unless ``safe_mode=False``.
+`CustomObjectScope`s, the global registry filled by `register_serializable` (together, the
+caller's objects), the calling namespace's ``module_objects``, and the explicit table of
+built-in classes and pure functions in `lamina.saving.registry`. Nothing is found by
+walking modules and a module named in a file is never imported, so a file can name nothing
+that reads or writes files, loads models or changes settings; Python bytecode
+(``__lambda__``) is refused unless ``safe_mode=False``.
+
+A caller's object under a built-in's name replaces the built-in, with a `UserWarning`.
+Every failure to build an object from a config is a `ConfigError` (a `ValueError` and a
+`TypeError`) naming the entry; configs are bounded by `lamina.saving.limits`.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import contextvars
-import importlib
 import inspect
 import marshal
 import types
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
+
+from lamina.saving import limits
+from lamina.saving.registry import builtin_table
 
 T = TypeVar("T")
 
@@ -31,22 +41,14 @@ _SCOPES: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.Contex
 _SAFE_MODE: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
     "lamina_safe_mode", default=None
 )
-
-# Lamina's public namespaces, searched for built-in classes and functions. These are our
-# own modules (a fixed list), so importing them cannot run code named by a file.
-PUBLIC_NAMESPACES: tuple[str, ...] = (
-    "lamina.layers",
-    "lamina.models",
-    "lamina.losses",
-    "lamina.metrics",
-    "lamina.optimizers",
-    "lamina.optimizers.schedules",
-    "lamina.initializers",
-    "lamina.regularizers",
-    "lamina.constraints",
-    "lamina.activations",
-    "lamina.dtype_policies",
-    "lamina",
+# Set (to what is being loaded) while only the caller's objects may be named.
+_CALLER_ONLY: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "lamina_caller_objects_only", default=None
+)
+# Functions the caller already holds in memory (a model being cloned): a safe-mode Lambda
+# may run them, nothing else resolves to them.
+_HELD: contextvars.ContextVar[tuple[tuple[str, Any], ...]] = contextvars.ContextVar(
+    "lamina_held_functions", default=()
 )
 
 _LAMBDA_REFUSED = (
@@ -292,14 +294,8 @@ def _is_lambda_like(fn: types.FunctionType) -> bool:
 
 def _public_module(obj: Any) -> str:
     """Where users reach `obj` (e.g. "lamina.layers" for Dense), else its own module."""
-    module = str(getattr(obj, "__module__", "") or "")
-    if module.startswith("lamina"):
-        name = getattr(obj, "__name__", None)
-        for namespace in PUBLIC_NAMESPACES:
-            ns = _namespace(namespace)
-            if ns is not None and name is not None and getattr(ns, name, None) is obj:
-                return namespace
-    return module
+    home = builtin_table().home(obj)
+    return home if home is not None else str(getattr(obj, "__module__", "") or "")
 
 
 def _serialize_bytecode(fn: types.FunctionType) -> dict[str, Any]:
@@ -311,19 +307,37 @@ def _serialize_bytecode(fn: types.FunctionType) -> dict[str, Any]:
     }
 
 
-def _deserialize_bytecode(config: dict[str, Any], where: str) -> Callable[..., Any]:
+def _deserialize_bytecode(config: Any, where: str) -> Callable[..., Any]:
     if in_safe_mode():
         raise ValueError(_LAMBDA_REFUSED.format(where=where))
-    code = marshal.loads(base64.b64decode(config["code"]))
-    defaults = tuple(deserialize_lamina_object(d) for d in config.get("defaults", []))
+    if not isinstance(config, dict) or not isinstance(config.get("code"), str):
+        raise ConfigError(
+            f"A `__lambda__` entry in {where} needs a dict config with a string 'code'. "
+            f"Received: {_clip(config)}"
+        )
+    try:
+        code = marshal.loads(base64.b64decode(config["code"], validate=True))
+    except (ValueError, TypeError, EOFError) as err:
+        raise ConfigError(f"The bytecode in {where} cannot be read: {err}") from err
+    if not isinstance(code, types.CodeType):
+        raise ConfigError(f"The bytecode in {where} is not a code object.")
+    defaults = _deserialize(config.get("defaults") or [], None)
     import lamina
 
     fn = types.FunctionType(code, {"lamina": lamina, "keras": lamina, "__builtins__": __builtins__})
-    fn.__defaults__ = defaults or None
+    fn.__defaults__ = tuple(defaults) or None
     return fn
 
 
 # --- deserialize ------------------------------------------------------------------------
+class ConfigError(ValueError, TypeError):
+    """A config does not describe an object that can be built; the message names the entry.
+
+    Both a `ValueError` and a `TypeError`, so callers that caught either from a
+    constructor still catch it.
+    """
+
+
 def deserialize_lamina_object(
     config: Any,
     custom_objects: dict[str, Any] | None = None,
@@ -343,10 +357,37 @@ def deserialize_lamina_object(
 
     Raises:
         ValueError: a class or function the config names is unknown (the message says how
-            to register it), or the config holds bytecode in safe mode.
+            to register it), the config holds bytecode in safe mode, or it breaks a limit
+            of `lamina.saving.limits`; a `ConfigError` when an object cannot be built.
     """
-    with SafeModeScope(safe_mode), CustomObjectScope(custom_objects):
+    with SafeModeScope(safe_mode), CustomObjectScope(custom_objects), limits.checked(
+        config, "this config"
+    ):
         return _deserialize(config, module_objects)
+
+
+@contextlib.contextmanager
+def caller_objects_only(where: str) -> Iterator[None]:
+    """Within this block, configs may name only the caller's objects (``custom_objects``,
+    a `CustomObjectScope`, `register_serializable`), no built-in: what a safe-mode
+    `Lambda` may run. `where` names what is being loaded, for the error."""
+    token = _CALLER_ONLY.set(where)
+    try:
+        yield
+    finally:
+        _CALLER_ONLY.reset(token)
+
+
+@contextlib.contextmanager
+def held_functions(functions: dict[str, Any]) -> Iterator[None]:
+    """Within this block, a safe-mode `Lambda` may also run `functions` (name -> function):
+    ones the caller already holds, as `clone_model` does for the model it copies. They
+    resolve nowhere else, so they replace no built-in."""
+    token = _HELD.set((*_HELD.get(), *functions.items()))
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
 
 
 def _deserialize(config: Any, module_objects: dict[str, Any] | None) -> Any:
@@ -360,83 +401,141 @@ def _deserialize(config: Any, module_objects: dict[str, Any] | None) -> Any:
     if not isinstance(config, dict):
         raise TypeError(
             "Argument `config` must be a dict, list, string or number. "
-            f"Received: config={config!r} (of type {type(config).__name__})"
+            f"Received: config={_clip(config)} (of type {type(config).__name__})"
         )
     if "class_name" not in config or "config" not in config:
         return {k: _deserialize(v, None) for k, v in config.items()}
     class_name = config["class_name"]
     inner = config["config"]
+    if not isinstance(class_name, str):
+        raise ConfigError(
+            f"An entry's 'class_name' must be a string. Received: class_name={_clip(class_name)}"
+        )
     if class_name == "__tuple__":
-        return tuple(_deserialize(v, None) for v in inner["value"])
+        value = inner.get("value") if isinstance(inner, dict) else None
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"A `__tuple__` entry needs a list 'value'. Received: {_clip(inner)}")
+        return tuple(_deserialize(v, None) for v in value)
     if class_name == "__numpy__":
         return _numpy_from_config(inner)
     if class_name == "__lambda__":
-        return _deserialize_bytecode(inner, "this config")
+        return _deserialize_bytecode(inner, _CALLER_ONLY.get() or "this config")
     if class_name in ("function", "__class__"):
-        return _resolve(inner, config, module_objects, what=class_name)
-    cls = _resolve(class_name, config, module_objects, what="class")
+        kind = "function" if class_name == "function" else "class"
+        return _resolve(inner, config, module_objects, kind)
+    cls = _resolve(class_name, config, module_objects, "class")
     if not hasattr(cls, "from_config"):
-        raise TypeError(f"{class_name!r} resolved to {cls!r}, which has no `from_config`.")
-    obj = cls.from_config(inner)
-    build_config = config.get("build_config")
-    if build_config and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
-        obj.build_from_config(_deserialize(build_config, None))
-    compile_config = config.get("compile_config")
-    if compile_config and hasattr(obj, "compile_from_config"):
-        obj.compile_from_config(compile_config)
+        raise ConfigError(f"{class_name!r} resolved to {cls!r}, which has no `from_config`.")
+    if not isinstance(inner, dict):
+        raise ConfigError(
+            f"The config of {class_name!r} must be a dict. Received: {_clip(inner)}"
+        )
+    try:
+        obj = cls.from_config(inner)
+        build_config = config.get("build_config")
+        if build_config and hasattr(obj, "build_from_config") and not getattr(
+            obj, "built", True
+        ):
+            obj.build_from_config(_deserialize(build_config, None))
+        compile_config = config.get("compile_config")
+        if compile_config and hasattr(obj, "compile_from_config"):
+            obj.compile_from_config(compile_config)
+    except ConfigError:
+        raise
+    except Exception as err:
+        raise ConfigError(f"{_entry(class_name, inner)}: {_reason(err)}") from err
     return obj
 
 
-def _numpy_from_config(inner: dict[str, Any]) -> np.ndarray:
-    dtype = np.dtype(inner.get("dtype", "float32"))
-    if dtype.kind not in "biufc":
-        raise ValueError(f"Refusing array of non-numeric dtype {dtype} in a config.")
-    return np.asarray(inner["value"], dtype=dtype)
+def _entry(class_name: str, inner: Any) -> str:
+    """How errors name an entry: its class and, when it has one, its name."""
+    name = inner.get("name") if isinstance(inner, dict) else None
+    shown = f"{class_name} {_clip(name)}" if isinstance(name, str) else class_name
+    return f"Cannot build {shown} from its config"
+
+
+def _reason(err: BaseException) -> str:
+    """The cause, with its type unless it is a plain `ValueError` (whose text says it all)."""
+    if type(err) is ValueError or type(err).__module__.startswith("lamina"):
+        return str(err)
+    return f"{type(err).__name__}: {err}"
+
+
+def _clip(value: Any, limit: int = 200) -> str:
+    """`repr(value)`, cut to `limit` characters (values from a file can be huge)."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= limit else repr(
+        value[:limit]
+    )
+    return text if len(text) <= limit + 10 else text[:limit] + "...'"
+
+
+def _numpy_from_config(inner: Any) -> np.ndarray:
+    if not isinstance(inner, dict) or "value" not in inner:
+        raise ConfigError(
+            f"A `__numpy__` entry needs a dict with 'value'. Received: {_clip(inner)}"
+        )
+    dtype_name = inner.get("dtype", "float32")
+    try:
+        dtype = np.dtype(dtype_name) if isinstance(dtype_name, str) else None
+    except TypeError:
+        dtype = None
+    if dtype is None or dtype.kind not in "biufc":
+        raise ConfigError(
+            f"Refusing array of non-numeric dtype {_clip(dtype_name)} in a config: a "
+            "`__numpy__` entry must hold a bool, integer, float or complex dtype."
+        )
+    try:
+        return np.asarray(inner["value"], dtype=dtype)
+    except (ValueError, TypeError, OverflowError) as err:
+        raise ConfigError(
+            f"A `__numpy__` entry of dtype {dtype} cannot be built from its 'value': {err}"
+        ) from err
 
 
 def _resolve(
-    name: Any, config: dict[str, Any], module_objects: dict[str, Any] | None, what: str
+    name: Any, config: dict[str, Any], module_objects: dict[str, Any] | None, kind: str
 ) -> Any:
-    registered = config.get("registered_name")
-    for key in (registered, name):
-        if isinstance(key, str):
-            found = get_registered_object(key, module_objects=module_objects)
-            if found is not None:
-                return found
-    if isinstance(name, str):
-        found = _from_public_namespaces(name, config.get("module"))
+    """What `name` (or the entry's ``registered_name``) names, the caller's objects first."""
+    what = "function" if kind == "function" else "class"
+    if not isinstance(name, str):
+        raise ConfigError(f"A {what} entry must name it with a string. Received: {_clip(name)}")
+    module = config.get("module")
+    keys = [k for k in (config.get("registered_name"), name) if isinstance(k, str)]
+    caller_only = _CALLER_ONLY.get()
+    for key in keys:
+        found = get_registered_object(key)
         if found is not None:
+            builtin = None if caller_only else builtin_table().find(key, module, kind)
+            if builtin is not None and builtin is not found:
+                warnings.warn(
+                    f"A custom object named {key!r} replaces the built-in {builtin!r} "
+                    "while loading this config. Register yours under another name (or a "
+                    "package, `register_serializable(package=...)`) to keep both.",
+                    UserWarning,
+                    stacklevel=2,
+                )
             return found
+    if caller_only is not None:
+        held = dict(_HELD.get())
+        for key in keys:
+            if key in held:
+                return held[key]
+        raise ValueError(
+            f"Refusing {what} {_clip(name)} in {caller_only}: in safe mode a Lambda runs only "
+            "functions the caller registered, never one named by the file (built-in or "
+            "not), like bytecode. Pass it in `custom_objects`, a `CustomObjectScope`, or "
+            "register it with `@lamina.saving.register_serializable()`; or, if you trust "
+            "the file, load with `safe_mode=False`."
+        )
+    for key in keys:
+        if module_objects is not None and key in module_objects:
+            return module_objects[key]
+    found = builtin_table().find(name, module, kind)
+    if found is not None:
+        return found
     raise ValueError(
-        f"Could not locate {what} {name!r} (module {config.get('module')!r}). Lamina "
-        "never imports modules named in a file: register it with "
+        f"Could not locate {what} {_clip(name)} (module {_clip(module)}). Lamina never "
+        "imports modules named in a file and resolves only built-in layers, losses, "
+        "metrics, optimizers and the like and pure modeling functions: register it with "
         "`@lamina.saving.register_serializable()` or pass it in `custom_objects`."
     )
-
-
-def _from_public_namespaces(name: str, module: Any) -> Any:
-    wanted = None
-    if isinstance(module, str):
-        # "keras.layers" or "keras.src.layers.core.dense" → "lamina.layers".
-        parts = module.split(".")
-        if parts[0] in ("keras", "lamina"):
-            parts = [p for p in parts[1:] if p != "src"]
-            for n in range(len(parts), -1, -1):
-                candidate = ".".join(["lamina", *parts[:n]]).rstrip(".")
-                if candidate in PUBLIC_NAMESPACES:
-                    wanted = candidate
-                    break
-    order = ([wanted] if wanted else []) + [n for n in PUBLIC_NAMESPACES if n != wanted]
-    for namespace in order:
-        ns = _namespace(namespace)
-        found = getattr(ns, name, None) if ns is not None else None
-        if found is not None and not isinstance(found, types.ModuleType):
-            return found
-    return None
-
-
-def _namespace(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None

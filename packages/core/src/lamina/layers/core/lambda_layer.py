@@ -1,9 +1,12 @@
 """`Lambda`: wrap a function of tensors as a layer.
 
-A Lambda's config can only describe its function by bytecode when the function is a
-lambda or a nested function. Bytecode runs arbitrary code, so loading it is refused unless
-the caller opts out of safe mode (`from_config(..., safe_mode=False)` or
-``load_model(..., safe_mode=False)``).
+A Lambda's config describes its function by name, or by bytecode when the function is a
+lambda or a nested function. Either way, loading it in safe mode (the default) would let
+the file choose code to run, so safe mode accepts only functions the caller registered
+(``custom_objects``, a `CustomObjectScope`, `register_serializable`) and refuses bytecode
+and every function merely named by the file, built-in ones included. Callers who trust
+the file opt out with ``from_config(..., safe_mode=False)`` or
+``load_model(..., safe_mode=False)``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,14 @@ from typing import Any
 from lamina import tree
 from lamina.layers.layer import Layer
 from lamina.ops.symbolic import SymbolicTensor
+from lamina.saving import limits
+from lamina.saving.serialization import (
+    CustomObjectScope,
+    caller_objects_only,
+    deserialize_lamina_object,
+    in_safe_mode,
+    serialize_lamina_object,
+)
 
 _REFUSED = (
     "Lambda.from_config: argument `{arg}` of this config is Python bytecode (a lambda or "
@@ -114,8 +125,6 @@ class Lambda(Layer):
         return tree.map_shape_structure(lambda s: (batch, *s), self._output_shape)
 
     def get_config(self) -> dict[str, Any]:
-        from lamina.saving.serialization import serialize_lamina_object
-
         config = {
             k: v
             for k, v in super().get_config().items()
@@ -141,35 +150,61 @@ class Lambda(Layer):
         custom_objects: dict[str, Any] | None = None,
         safe_mode: bool | None = None,
     ) -> Lambda:
-        """Rebuild a Lambda; bytecode functions need ``safe_mode=False``.
+        """Rebuild a Lambda. In safe mode (the default) its function, output shape and
+        mask functions and any object in `arguments` must be ones the caller registered
+        (`custom_objects`, a `CustomObjectScope`, `register_serializable`): a function a
+        config names is refused like bytecode, built-in or not. ``safe_mode=False`` also
+        accepts built-in functions and bytecode.
 
         Raises:
-            ValueError: the config holds bytecode and safe mode is on (the default).
+            ValueError: the config holds bytecode, or names a function the caller did not
+                register, and safe mode is on; or the config breaks a config limit.
         """
-        from lamina.saving.serialization import deserialize_lamina_object, in_safe_mode
+        if not isinstance(config, dict):
+            raise TypeError(
+                f"Lambda.from_config: argument `config` must be a dict. Received: {config!r}"
+            )
+        with limits.checked(config, "this Lambda config"), CustomObjectScope(custom_objects):
+            safe = in_safe_mode() if safe_mode is None else bool(safe_mode)
+            return cls(**_revive_config(dict(config), safe))
 
-        config = dict(config)
-        safe = in_safe_mode() if safe_mode is None else bool(safe_mode)
-        for arg in ("function", "output_shape", "mask"):
-            value = config.get(arg)
-            if _is_bytecode(value) and safe:
-                raise ValueError(_REFUSED.format(arg=arg))
-        config["function"] = deserialize_lamina_object(
-            config["function"], custom_objects=custom_objects, safe_mode=safe
+
+def _revive_config(config: dict[str, Any], safe: bool) -> dict[str, Any]:
+    """`config` with its function, shape, mask and arguments turned back into objects."""
+    name = config.get("name")
+    for arg in ("function", "output_shape", "mask"):
+        if _is_bytecode(config.get(arg)) and safe:
+            raise ValueError(_REFUSED.format(arg=arg))
+    if "function" not in config:
+        raise ValueError(
+            f"Lambda.from_config: the config of {name!r} has no 'function'. "
+            f"Received keys: {sorted(config)}"
         )
-        output_shape = config.get("output_shape")
-        if isinstance(output_shape, dict):
-            config["output_shape"] = deserialize_lamina_object(
-                output_shape, custom_objects=custom_objects, safe_mode=safe
-            )
-        elif output_shape is not None:
-            config["output_shape"] = tree.map_shape_structure(lambda s: tuple(s), output_shape)
-        if config.get("mask") is not None:
-            config["mask"] = deserialize_lamina_object(
-                config["mask"], custom_objects=custom_objects, safe_mode=safe
-            )
-        if config.get("arguments") is not None:
-            config["arguments"] = deserialize_lamina_object(
-                config["arguments"], custom_objects=custom_objects, safe_mode=safe
-            )
-        return cls(**config)
+
+    def revive(arg: str) -> Any:
+        if not safe:
+            return deserialize_lamina_object(config[arg], safe_mode=False)
+        with caller_objects_only(f"argument `{arg}` of Lambda {name!r}"):
+            return deserialize_lamina_object(config[arg], safe_mode=True)
+
+    config["function"] = revive("function")
+    output_shape = config.get("output_shape")
+    if isinstance(output_shape, dict):
+        config["output_shape"] = revive("output_shape")
+    elif output_shape is not None:
+        config["output_shape"] = _shape_from_config(output_shape, name)
+    if config.get("mask") is not None:
+        config["mask"] = revive("mask")
+    if config.get("arguments") is not None:
+        config["arguments"] = revive("arguments")
+    return config
+
+
+def _shape_from_config(shape: Any, name: Any) -> Any:
+    """An output shape given as (nested) lists of dims, as tuples."""
+    if not isinstance(shape, (list, tuple)):
+        raise ValueError(
+            f"Lambda.from_config: `output_shape` of {name!r} must be a shape (a list of "
+            f"dimensions), a list of shapes, or a function config. Received: {shape!r}"
+        )
+    return tree.map_shape_structure(lambda s: tuple(s), shape)
