@@ -16,6 +16,8 @@ from lamina.saving.serialization import register_serializable as register_keras_
 from lamina.saving.serialization import serialize_lamina_object as serialize_keras_object
 from lamina.trainers.data_adapters import pack_x_y_sample_weight as pack_x_y_sample_weight
 from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack_x_y_sample_weight
+from lamina.utils.model_visualization import model_to_dot as model_to_dot
+from lamina.utils.model_visualization import plot_model as plot_model
 from lamina.utils.numerical import normalize as normalize
 from lamina.utils.numerical import to_categorical as to_categorical
 from lamina.utils.progbar import Progbar as Progbar
@@ -39,8 +41,10 @@ __all__ = [
     "get_registered_object",
     "is_interactive_logging_enabled",
     "is_keras_tensor",
+    "model_to_dot",
     "normalize",
     "pack_x_y_sample_weight",
+    "plot_model",
     "register_keras_serializable",
     "serialize_keras_object",
     "set_random_seed",
