@@ -261,8 +261,13 @@ def _build(
                 config, custom_objects=custom_objects, safe_mode=safe_mode
             )
         _load_assets(model, archive)
-    except ValueError:  # LaminaFileError, or a refusal naming the config entry
-        raise
+    except ValueError as e:  # a refusal naming the config entry, or one of ours inside it
+        cause: BaseException | None = e
+        while cause is not None and not isinstance(cause, LaminaFileError):
+            cause = cause.__cause__
+        if cause is None or cause is e:
+            raise
+        raise cause from None  # the deserializer wrapped it; its message says it all
     except Exception as e:  # what a forged config makes constructors raise, MemoryError too
         raise LaminaFileError(
             archive.path, f"{CONFIG} does not build a model: {type(e).__name__}: {e}"
