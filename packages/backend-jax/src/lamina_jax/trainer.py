@@ -5,6 +5,9 @@ variables while a loop runs, its buffers donated to each step; it is written bac
 variables at the end of each epoch, of `fit`, and before anything else reads them.
 `evaluate` and `predict` run jitted the same way (their metric and non-trainable values
 are held until the loop ends).
+
+The global seed state (what ``seed=None`` draws from) travels beside that state through a
+`SeedStateScope`, so unseeded random ops in a layer draw new numbers at every step.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 import jax
 
+from lamina.random.seed_generator import SeedStateScope, global_seed_generator
 from lamina.trainers.trainer import batch_size_of
 from lamina.variables.scopes import StatelessScope
 
@@ -23,8 +27,8 @@ EvalState = tuple[list[Any], list[Any], list[Any]]
 class JaxTrainer:
     """Overrides `train_step` as a pure ``(state, data) -> (logs, state)`` function."""
 
-    _jax_state: State | None = None
-    _jax_eval_state: EvalState | None = None
+    _jax_state: tuple[State, Any] | None = None  # (state, global seed state)
+    _jax_eval_state: tuple[EvalState, Any] | None = None
 
     def _default_jit_compile(self) -> bool:
         return True
@@ -43,19 +47,28 @@ class JaxTrainer:
         from lamina.trainers.data_adapters import unpack_x_y_sample_weight
 
         model: Any = self
-        trainable_vars, non_trainable_vars, _, metric_vars = self._state_variables()
+        trainable_vars, non_trainable_vars, optimizer_vars, metric_vars = self._state_variables()
         trainable, non_trainable, optimizer_values, metric_values = state
         x, y, sample_weight = unpack_x_y_sample_weight(data)
 
-        def loss_fn(tv: list[Any], ntv: list[Any]) -> tuple[Any, tuple[Any, Any, list[Any]]]:
-            mapping = list(zip(trainable_vars, tv)) + list(zip(non_trainable_vars, ntv))
+        def loss_fn(tv: list[Any], ntv: list[Any]) -> tuple[Any, tuple[Any, ...]]:
+            # Every variable the step may read is given its value here: one left out would
+            # be read as a constant of the trace (stale, and deleted once donated).
+            mapping = [
+                *zip(trainable_vars, tv),
+                *zip(non_trainable_vars, ntv),
+                *zip(optimizer_vars, optimizer_values),
+                *zip(metric_vars, metric_values),
+            ]
             with StatelessScope(state_mapping=mapping) as scope:
                 y_pred = model(x, training=True)
                 loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+                scaled = model.optimizer.scale_loss(loss)  # reads the loss scale in `mapping`
             new_ntv = [scope.get_current_value(v) for v in non_trainable_vars]
-            return model.optimizer.scale_loss(loss), (loss, y_pred, new_ntv)
+            new_metrics = [scope.get_current_value(v) for v in metric_vars]
+            return scaled, (loss, y_pred, new_ntv, new_metrics)
 
-        grads, (loss, y_pred, non_trainable) = jax.grad(loss_fn, has_aux=True)(
+        grads, (loss, y_pred, non_trainable, metric_values) = jax.grad(loss_fn, has_aux=True)(
             trainable, non_trainable
         )
         for layer in model._flatten_layers():
@@ -75,20 +88,24 @@ class JaxTrainer:
         if model.train_function is not None and not force:
             return model.train_function
 
-        def multi_step(state: State, batches: list[Any]) -> tuple[dict[str, Any], State]:
+        def multi_step(
+            state: State, seed: Any, batches: list[Any]
+        ) -> tuple[dict[str, Any], State, Any]:
             logs: dict[str, Any] = {}
-            for batch in batches:
-                logs, state = self.train_step(state, batch)
-            return logs, state
+            with SeedStateScope(seed) as seeds:
+                for batch in batches:
+                    logs, state = self.train_step(state, batch)
+            return logs, state, seeds.value
 
         step = multi_step
         if model.jit_compile and not model.run_eagerly:
+            # The seed (8 bytes) is not donated: an eager draw between steps still reads it.
             step = jax.jit(multi_step, donate_argnums=0)
 
         def run(batches: list[Any]) -> dict[str, Any]:
-            state = self._jax_state or self._collect_state()
-            logs, state = step(state, batches)
-            object.__setattr__(self, "_jax_state", state)
+            state, seed = self._jax_state or (self._collect_state(), _seed_state().value)
+            logs, state, seed = step(state, seed, batches)
+            object.__setattr__(self, "_jax_state", (state, seed))
             return logs
 
         object.__setattr__(model, "train_function", run)
@@ -99,19 +116,22 @@ class JaxTrainer:
         return tuple([v.value for v in group] for group in groups)  # type: ignore[return-value]
 
     def _sync_state(self) -> None:
-        state = self._jax_state
-        if state is not None:
+        held = self._jax_state
+        if held is not None:
+            state, seed = held
             for group, values in zip(self._state_variables(), state):
                 for variable, value in zip(group, values):
                     variable.assign(value)
+            _seed_state().assign(seed)
             object.__setattr__(self, "_jax_state", None)
         written = self._jax_eval_state
         if written is not None:
-            _, non_trainable, metric_values = written
+            (_, non_trainable, metric_values), seed = written
             groups = self._eval_variables()
             for group, values in zip(groups[1:], (non_trainable, metric_values)):
                 for variable, value in zip(group, values):
                     variable.assign(value)
+            _seed_state().assign(seed)
             object.__setattr__(self, "_jax_eval_state", None)
 
     # --- evaluation and prediction, jitted over explicit state ------------------------------
@@ -132,31 +152,37 @@ class JaxTrainer:
         """
         model: Any = self
 
-        def pure(state: EvalState, batches: list[Any], collect: bool) -> Any:
+        def pure(state: EvalState, seed: Any, batches: list[Any], collect: bool) -> Any:
             groups = self._eval_variables()
             mapping = [
                 (v, x) for group, values in zip(groups, state) for v, x in zip(group, values)
             ]
-            with StatelessScope(state_mapping=mapping) as scope:
+            with StatelessScope(state_mapping=mapping) as scope, SeedStateScope(seed) as seeds:
                 results = [step(batch) for batch in batches]
             for layer in model._flatten_layers():
                 layer._losses.clear()  # they hold tracers of this trace
             out = results if collect else results[-1]
-            return out, [[scope.get_current_value(v) for v in group] for group in groups[1:]]
+            new = [[scope.get_current_value(v) for v in group] for group in groups[1:]]
+            return out, new, seeds.value
 
-        return jax.jit(pure, static_argnums=2)
+        return jax.jit(pure, static_argnums=3)
 
     def _run_stateless(self, jitted: Any, batches: list[Any], collect: bool) -> Any:
-        state = self._jax_eval_state
-        if state is None:
+        held = self._jax_eval_state
+        if held is None:
             trainable, non_trainable, metrics = self._eval_variables()
-            state = (
+            state: EvalState = (
                 [v.value for v in trainable],
                 [v.value for v in non_trainable],
                 [v.value for v in metrics],
             )
-        out, (non_trainable, metric_values) = jitted(state, batches, collect)
-        object.__setattr__(self, "_jax_eval_state", (state[0], non_trainable, metric_values))
+            seed = _seed_state().value
+        else:
+            state, seed = held
+        out, (non_trainable, metric_values), seed = jitted(state, seed, batches, collect)
+        object.__setattr__(
+            self, "_jax_eval_state", ((state[0], non_trainable, metric_values), seed)
+        )
         return out
 
     def make_test_function(self, force: bool = False) -> Any:
@@ -184,3 +210,8 @@ class JaxTrainer:
 
         object.__setattr__(model, f"{kind}_function", run)
         return run
+
+
+def _seed_state() -> Any:
+    """The variable holding the global seed state (what ``seed=None`` draws from)."""
+    return global_seed_generator().state

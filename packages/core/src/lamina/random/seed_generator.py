@@ -3,16 +3,21 @@
 Backends sample from explicit seeds (two non-negative ints). A `SeedGenerator` keeps such a
 pair in a non-trainable variable and adds ``[0, 1]`` to it each time a seed is drawn, so a
 model's randomness is part of its state: a stateless call (JAX) threads it like any weight.
+Draws with ``seed=None`` use the global generator, whose state a compiled step carries too
+(see `SeedStateScope`).
 """
 
 from __future__ import annotations
 
+import contextvars
 import secrets
+from types import TracebackType
 from typing import Any
 
 import numpy as np
 
-from lamina.backend.config import SETTINGS, name_scope, unique_name
+from lamina.backend.config import NAME_SCOPE, SETTINGS, name_scope, unique_name
+from lamina.variables.scopes import in_stateless_scope
 from lamina.variables.variable import Variable
 
 _MAX_SEED = 2**63 - 1
@@ -116,11 +121,38 @@ def global_seed_generator() -> _GlobalGenerator:
 
 
 class _GlobalGenerator:
-    """A host-side counter for ``seed=None`` draws (no variable: it is process state)."""
+    """The state behind ``seed=None`` draws: a seed pair in a variable, like a SeedGenerator's.
+
+    Where the step is a pure function (a jitted JAX step), the trainer passes the state in
+    and out through a `SeedStateScope`, so successive steps draw different numbers. In a
+    compiled graph with stateful variables (tf.function, torch.compile) and eagerly, the
+    variable itself advances. Inside a `StatelessScope` that does not carry the state
+    (shape inference, a user's `stateless_call`), a host counter gives each draw a fresh
+    concrete seed without touching any variable.
+    """
 
     def __init__(self, seed: int) -> None:
         self._seed = int(seed)
         self._count = 0
+        self._state: Variable | None = None
+
+    @property
+    def state(self) -> Variable:
+        """The seed pair as a variable (made on first use, outside any name scope)."""
+        if self._state is None:
+            mixed = (self._seed ^ (self._seed >> 32)) & 0xFFFFFFFF
+            token = NAME_SCOPE.set(())
+            try:
+                with name_scope("global_seed_generator"):
+                    self._state = Variable(
+                        np.array([mixed, 0], dtype=seed_dtype()),
+                        dtype=seed_dtype(),
+                        trainable=False,
+                        name="seed_generator_state",
+                    )
+            finally:
+                NAME_SCOPE.reset(token)
+        return self._state
 
     def next_int(self) -> int:
         self._count += 1
@@ -128,10 +160,66 @@ class _GlobalGenerator:
 
     def next(self) -> Any:
         from lamina.ops.dispatch import to_tensor
+        from lamina.ops.numpy.elementwise.arithmetic import add
 
-        mixed = (self._seed ^ (self._seed >> 32)) & 0xFFFFFFFF
-        pair = np.array([mixed, self.next_int() & 0xFFFFFFFF])
-        return to_tensor(pair.astype(seed_dtype()), seed_dtype())
+        increment = to_tensor(np.array([0, 1]), seed_dtype())
+        threaded = _SEED_STATE.get()
+        if threaded is not None:
+            current = threaded.value
+            threaded.value = add(current, increment)
+            return current
+        if in_stateless_scope():
+            # The high word differs from the variable's, so the two streams never meet.
+            mixed = (self._seed ^ (self._seed >> 32) ^ 0x80000000) & 0xFFFFFFFF
+            pair = np.array([mixed, self.next_int() & 0xFFFFFFFF])
+            return to_tensor(pair.astype(seed_dtype()), seed_dtype())
+        state = self.state
+        current = state.value
+        state.assign(add(current, increment))
+        return current
+
+
+_SEED_STATE: contextvars.ContextVar[SeedStateScope | None] = contextvars.ContextVar(
+    "lamina_seed_state", default=None
+)
+
+
+class SeedStateScope:
+    """Inside it, ``seed=None`` draws read and advance `value` instead of a variable.
+
+    This is how a pure (jitted) step carries the global seed state: pass its current value
+    in, run the step, and return `value` afterwards as the new state. Scopes nest; the
+    innermost one is used.
+
+    Args:
+        value: the global seed state (``global_seed_generator().state.value``, or the value
+            a previous step returned).
+
+    Example:
+        >>> from lamina.random.seed_generator import SeedStateScope, global_seed_generator
+        >>> state = global_seed_generator().state.value
+        >>> with SeedStateScope(state) as scope:
+        ...     x = lamina.random.normal((2,))
+        >>> global_seed_generator().state.assign(scope.value)
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._token: contextvars.Token[SeedStateScope | None] | None = None
+
+    def __enter__(self) -> SeedStateScope:
+        self._token = _SEED_STATE.set(self)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        assert self._token is not None
+        _SEED_STATE.reset(self._token)
+        self._token = None
 
 
 def is_seed_tensor(seed: Any) -> bool:
