@@ -367,9 +367,12 @@ class _Replay:
             self.outputs[(name, 0)] = [layer.output_tensor]
             start = 1
         for i, call in enumerate(calls):
-            if not isinstance(call, dict) or not isinstance(call.get("args", []), list) or (
-                not isinstance(call.get("kwargs", {}), dict)
-            ):
+            well_formed = (
+                isinstance(call, dict)
+                and isinstance(call.get("args", []), (list, tuple))
+                and isinstance(call.get("kwargs", {}), dict)
+            )
+            if not well_formed:
                 raise ValueError(
                     f"Call {i} of layer {name!r} in the functional config must be a dict "
                     "with a list 'args' and a dict 'kwargs'."

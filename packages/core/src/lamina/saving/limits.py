@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -122,19 +121,3 @@ def _short(key: Any) -> str:
         return repr(key[:40] + "...")
     return repr(key)
 
-
-def loads(text: str | bytes, where: str = "JSON config") -> Any:
-    """`json.loads` whose every failure on bad input is a `ValueError` naming `where`.
-
-    Raises:
-        ValueError: `text` is not JSON, or is nested too deeply for the parser.
-    """
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError(
-            f"Refusing {where}: it is nested too deeply to parse (at most {MAX_DEPTH} levels "
-            "are accepted)."
-        ) from None
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"{where} is not valid JSON: {err}") from err
