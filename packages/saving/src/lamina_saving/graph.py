@@ -12,6 +12,7 @@ instead of a step out of the folder being written.
 from __future__ import annotations
 
 import collections
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ _ESCAPES = {c: f"%{ord(c):02X}" for c in '%/\\:*?"<>|'} | {
     chr(i): f"%{i:02X}" for i in range(0x20)
 }
 _SPECIAL = {"": "%", ".": "%2E", "..": "%2E%2E"}
+_NEEDS_ESCAPE = re.compile(r'[%/\\:*?"<>|\x00-\x1f]')
 
 
 def path_component(key: Any) -> str:
@@ -34,6 +36,8 @@ def path_component(key: Any) -> str:
     text = str(key)
     if text in _SPECIAL:
         return _SPECIAL[text]
+    if _NEEDS_ESCAPE.search(text) is None:
+        return text
     return "".join(_ESCAPES.get(c, c) for c in text)
 
 
@@ -52,17 +56,16 @@ def _children(layer: Layer) -> Iterator[tuple[str, Layer]]:
             continue
         if attr in ("_tracker", "_deferred_restore"):
             continue
-        key = path_component(attr.lstrip("_"))
         if isinstance(value, Layer):
-            yield key, value
+            yield path_component(attr.lstrip("_")), value
         elif isinstance(value, (list, tuple)):
             for i, item in enumerate(value):
                 if isinstance(item, Layer):
-                    yield f"{key}/{i}", item
+                    yield f"{path_component(attr.lstrip('_'))}/{i}", item
         elif isinstance(value, dict):
             for k, item in value.items():
                 if isinstance(item, Layer):
-                    yield f"{key}/{path_component(k)}", item
+                    yield f"{path_component(attr.lstrip('_'))}/{path_component(k)}", item
 
 
 def walk_layers(root: Layer) -> Iterator[tuple[str, Layer]]:
