@@ -155,12 +155,18 @@ def test_bad_compile_arguments_are_refused():
 
 
 def test_uncompiled_model_refuses_fit_and_evaluate():
+    # ValueError, as in Keras 3, for each entry point that needs a loss.
     model = _one_output()
-    with pytest.raises(RuntimeError, match="compile"):
+    with pytest.raises(ValueError, match=r"call `compile\(\)` before `fit\(\)`"):
         model.fit(X, Y_BIN, verbose=0)
-    with pytest.raises(RuntimeError, match="compile"):
+    with pytest.raises(ValueError, match=r"before `evaluate\(\)`"):
         model.evaluate(X, Y_BIN, verbose=0)
+    with pytest.raises(ValueError, match=r"before `train_on_batch\(\)`"):
+        model.train_on_batch(X, Y_BIN)
+    with pytest.raises(ValueError, match=r"before `test_on_batch\(\)`"):
+        model.test_on_batch(X, Y_BIN)
     assert model.predict(X, verbose=0).shape == (48, 1)  # predict needs no compile
+    assert model.predict_on_batch(X).shape == (48, 1)
 
 
 @pytest.mark.skipif(backend().name != "numpy", reason="NumPy backend only")

@@ -41,6 +41,19 @@ def _initializer(value: Any) -> Callable[..., Any]:
     return value
 
 
+def result_value(result: Any) -> Any:
+    """`result` with a `Variable` (or one in a dict of results) read as its value.
+
+    A custom `result()` may return a state variable itself; a compiled step (jax.jit,
+    tf.function, torch.compile) can only return its value, read inside the step.
+    """
+    if isinstance(result, Variable):
+        return result.value
+    if isinstance(result, dict):
+        return {k: v.value if isinstance(v, Variable) else v for k, v in result.items()}
+    return result
+
+
 class Metric:
     """The base of every metric: accumulate with `update_state`, read with `result`.
 
@@ -210,7 +223,7 @@ class Metric:
         """`result` computed from the given variable values."""
         mapping = list(zip(self.variables, self._check_values(metric_variables)))
         with StatelessScope(state_mapping=mapping):
-            return self.result()
+            return result_value(self.result())
 
     def stateless_reset_state(self) -> list[Any]:
         """The variable values `reset_state` would set, nothing mutated."""

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from lamina import tree
 from lamina.backend.registry import current_if_any
 from lamina.layers.layer import Layer
+from lamina.ops.symbolic import SymbolicTensor
 from lamina.trainers.trainer import Trainer
 
 
@@ -40,6 +42,15 @@ class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if _is_functional_call(args, kwargs) and _inputs_are_symbolic(args, kwargs):
+            # A subclass built from `inputs, outputs` (``CustomModel(inputs, outputs)``, its
+            # own methods such as `train_step` overriding the graph model's).
+            from lamina.models.functional import Functional
+
+            if not isinstance(self, Functional):
+                _make_functional(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         if args:
             raise ValueError(
                 f"{type(self).__name__} takes keyword arguments only (or `inputs, outputs` for "
@@ -156,9 +167,6 @@ class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
     def build(self, input_shape: Any = None) -> None:
         """Create the variables by tracing `call` on inputs of `input_shape`."""
         if input_shape is not None and type(self).call is not Model.call:
-            from lamina import tree
-            from lamina.ops.symbolic import SymbolicTensor
-
             inputs = tree.map_shape_structure(
                 lambda s: SymbolicTensor(s, dtype=self.input_dtype), input_shape
             )
@@ -169,11 +177,18 @@ class Model(_trainer_mixin(), Trainer, Layer):  # type: ignore[misc]
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Model:
         """Recreate a model from `get_config`'s output (functional configs included)."""
-        if cls in (Model,) or ("layers" in config and "input_layers" in config):
+        if cls is Model or ("layers" in config and "input_layers" in config):
             from lamina.models.functional import Functional, functional_from_config
 
-            if issubclass(Functional, cls) or cls is Model:
-                return functional_from_config(config, custom_objects=custom_objects)
+            graph = functional_from_config(config, custom_objects=custom_objects)
+            if issubclass(Functional, cls):
+                return graph
+            # A subclass of Model built from inputs and outputs: the same graph, its class.
+            model = cls(inputs=graph._inputs_struct, outputs=graph._outputs_struct,
+                        name=graph.name)
+            if not graph.trainable:
+                model.trainable = False
+            return model
         return cls(**config)
 
 
@@ -181,6 +196,40 @@ def _is_functional_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return len(args) == 2 or ("inputs" in kwargs and "outputs" in kwargs) or (
         len(args) == 1 and "outputs" in kwargs
     )
+
+
+def _inputs_are_symbolic(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether the `inputs` of a functional-looking call are all symbolic tensors."""
+    inputs = args[0] if args else kwargs.get("inputs")
+    leaves = tree.flatten(inputs)
+    return bool(leaves) and all(isinstance(leaf, SymbolicTensor) for leaf in leaves)
+
+
+def _make_functional(cls: type) -> None:
+    """Make `cls`, a `Model` subclass, a subclass of `Functional` (as Keras 3 does).
+
+    Its own methods still come first; `Functional` takes the place of `Model` among its
+    bases (or follows them when it derives from `Model` through classes of its own), so the
+    class stays what the user named, registered and saves under.
+
+    Raises:
+        TypeError: the class's bases leave no consistent method order with `Functional`.
+    """
+    from lamina.models.functional import Functional
+
+    bases = cls.__bases__
+    if Model in bases:
+        new_bases = tuple(Functional if base is Model else base for base in bases)
+    else:
+        new_bases = (*bases, Functional)
+    try:
+        cls.__bases__ = new_bases
+    except TypeError as e:
+        raise TypeError(
+            f"{cls.__name__} was called with `inputs` and `outputs`, which makes it a "
+            f"functional model, but its bases {[b.__name__ for b in bases]} cannot be "
+            f"combined with `Functional` ({e}). Derive it from `lamina.Model` directly."
+        ) from None
 
 
 def model_from_json(json_string: str, custom_objects: Any = None) -> Any:

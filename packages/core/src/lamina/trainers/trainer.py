@@ -225,9 +225,11 @@ class Trainer:
 
     def get_metrics_result(self) -> dict[str, Any]:
         """``{name: result}`` for every metric (dict results are merged in)."""
+        from lamina.metrics.metric import result_value
+
         logs: dict[str, Any] = {}
         for m in self.metrics:
-            result = m.result()
+            result = result_value(m.result())
             if isinstance(result, dict):
                 logs.update(result)
             else:
@@ -312,8 +314,9 @@ class Trainer:
         """Train for `epochs` epochs; returns the `History`.
 
         Raises:
-            RuntimeError: the model is not compiled.
-            ValueError: inconsistent data (lengths of x, y and sample weights differ).
+            ValueError: the model is not compiled, or the data is inconsistent (lengths of
+                x, y and sample weights differ).
+            TypeError: `x`, `y` or `sample_weight` is not numeric (strings, say).
         """
         from lamina.callbacks import CallbackList
         from lamina.trainers.data_adapters import (
@@ -361,6 +364,8 @@ class Trainer:
             callback_list.on_epoch_begin(epoch)
             for step, batches in iterator.enumerate_epoch():
                 callback_list.on_train_batch_begin(step)
+                if train_function is None:
+                    self._check_batch(batches[0])
                 batches = self._to_tensors(batches)
                 if train_function is None:
                     self._prepare(batches[0], training=True)
@@ -406,7 +411,12 @@ class Trainer:
         callbacks: Any = None,
         return_dict: bool = False,
     ) -> Any:
-        """The loss and metrics over the data (a list, or a dict with `return_dict`)."""
+        """The loss and metrics over the data (a list, or a dict with `return_dict`).
+
+        Raises:
+            ValueError: the model is not compiled.
+            TypeError: `x`, `y` or `sample_weight` is not numeric.
+        """
         from lamina.callbacks import CallbackList
         from lamina.trainers.data_adapters import EpochIterator
 
@@ -432,6 +442,8 @@ class Trainer:
         logs: dict[str, Any] = {}
         for step, batches in iterator.enumerate_epoch():
             callback_list.on_test_batch_begin(step)
+            if test_function is None:
+                self._check_batch(batches[0])
             batches = self._to_tensors(batches)
             if test_function is None:
                 self._prepare(batches[0], training=False)
@@ -474,6 +486,8 @@ class Trainer:
         outputs: list[Any] = []
         for step, batches in iterator.enumerate_epoch():
             callback_list.on_predict_batch_begin(step)
+            if predict_function is None:
+                self._check_batch(batches[0])
             batches = self._to_tensors(batches)
             if predict_function is None:
                 self._prepare(batches[0], training=False, with_targets=False)
@@ -501,7 +515,7 @@ class Trainer:
             from lamina.trainers.data_adapters import class_weight_to_sample_weights
 
             sample_weight = class_weight_to_sample_weights(y, class_weight)
-        batches = self._to_tensors([_pack(x, y, sample_weight)])
+        batches = self._to_tensors(self._checked([_pack(x, y, sample_weight)]))
         self._prepare(batches[0], training=True)
         logs = self.make_train_function()(batches)
         self._sync_state()
@@ -513,7 +527,7 @@ class Trainer:
         """The loss and metrics of one batch (metrics reset first)."""
         self._assert_compiled("test_on_batch")
         self.reset_metrics()
-        batches = self._to_tensors([_pack(x, y, sample_weight)])
+        batches = self._to_tensors(self._checked([_pack(x, y, sample_weight)]))
         self._prepare(batches[0], training=False)
         logs = self.make_test_function()(batches)
         self._sync_state()
@@ -523,7 +537,7 @@ class Trainer:
         """The outputs for one batch, as NumPy arrays."""
         from lamina.ops.core.conversion import convert_to_numpy
 
-        batches = self._to_tensors([(x,)])
+        batches = self._to_tensors(self._checked([(x,)]))
         self._prepare(batches[0], training=False, with_targets=False)
         out = self.make_predict_function()(batches)[0]
         self._sync_state()
@@ -581,10 +595,34 @@ class Trainer:
 
     def _assert_compiled(self, method: str) -> None:
         if not self.compiled:
-            raise RuntimeError(
+            raise ValueError(
                 f"You must call `compile()` before `{method}()` on model "
                 f"{self.name!r}."  # type: ignore[attr-defined]
             )
+
+    def _check_batch(self, batch: Any) -> None:
+        """Refuse non-numeric data by argument name before the backend converts it."""
+        from lamina.trainers.data_adapters.data_adapter_utils import check_batch_dtypes
+
+        check_batch_dtypes(batch, self._takes_strings)
+
+    def _checked(self, batches: list[Any]) -> list[Any]:
+        self._check_batch(batches[0])
+        return batches
+
+    def _takes_strings(self, x: Any) -> bool:
+        """Whether the model takes the non-numeric input `x`: a model with declared inputs
+        when one of them is a string input, else when the backend can hold it at all."""
+        inputs = getattr(self, "inputs", None)
+        if inputs:
+            return any(getattr(t, "dtype", None) == "string" for t in inputs)
+        from lamina.ops.dispatch import backend
+
+        try:
+            backend().core.convert_to_tensor(x[:1], None)
+        except Exception:  # the backend cannot represent it: not an input it can take
+            return False
+        return True
 
     def _to_tensors(self, batches: list[Any]) -> list[Any]:
         """NumPy batches as the backend's tensors (None entries stay None)."""

@@ -7,6 +7,7 @@ helpers convert between that form and the loose forms users hand to `fit`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -198,6 +199,86 @@ def standardize_batch(batch: Any) -> tuple[Any, ...]:
     """A batch as a tuple of nested NumPy arrays / backend tensors (lists of numbers become
     arrays)."""
     return tuple(_standardize_structure(p) for p in as_batch_tuple(batch))
+
+
+# --- dtypes ---------------------------------------------------------------------------------
+_LABEL_HINT = (
+    " Encode string labels as integer class indices first (for example with "
+    "`lamina.layers.StringLookup`, or `np.unique(y, return_inverse=True)`)."
+)
+_INPUT_HINT = (
+    " Convert it with `.astype(...)`, or encode strings as numbers first (for example with "
+    "`lamina.layers.StringLookup` or `lamina.layers.TextVectorization`)."
+)
+
+
+def non_numeric_dtype(x: Any) -> str | None:
+    """A description of the dtype of `x` when it is not numeric (strings, objects, dates);
+    None for bool, int, float and complex data, and for values without a dtype."""
+    from lamina.ops.dtypes import standardize_dtype
+
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return None
+    if isinstance(dtype, np.dtype):
+        kinds = {"U": "strings", "S": "bytes", "O": "Python objects", "M": "dates",
+                 "m": "time spans"}
+        if dtype.kind in "biufc":
+            return None
+        if dtype.kind in kinds:
+            return f"{dtype} ({kinds[dtype.kind]})"
+    try:
+        name = standardize_dtype(dtype)  # bfloat16 and float8 (ml-dtypes), framework dtypes
+    except ValueError:
+        return str(dtype)
+    return f"{name} (strings)" if name == "string" else None
+
+
+def _leaves_with_paths(part: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(part, dict):
+        for key, value in part.items():
+            yield from _leaves_with_paths(value, f"{path}[{key!r}]")
+    elif isinstance(part, (list, tuple)):
+        for i, value in enumerate(part):
+            yield from _leaves_with_paths(value, f"{path}[{i}]")
+    elif part is not None:
+        yield path, part
+
+
+def _example(x: Any) -> str:
+    try:
+        first = np.asarray(x).reshape(-1)[:1]
+    except Exception:  # a description must never fail
+        return ""
+    return f", such as {first.tolist()[0]!r:.40}" if first.size else ""
+
+
+def check_batch_dtypes(batch: Any, takes_strings: Callable[[Any], bool]) -> None:
+    """Refuse a batch whose `x`, `y` or `sample_weight` is not numeric, by name.
+
+    A backend would fail on such data deep inside its own conversion or step, with an
+    error that names neither the argument nor the fix; this check runs first (on the
+    first batch of a loop, so once per `fit`/`evaluate`/`predict`).
+
+    Args:
+        batch: one batch, ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``.
+        takes_strings: whether the model accepts a given non-numeric `x` leaf (a model
+            with a string input does, on a backend that holds strings).
+
+    Raises:
+        TypeError: a part holds strings, Python objects or dates.
+    """
+    x, y, sample_weight = unpack_x_y_sample_weight(batch)
+    for name, part in (("x", x), ("y", y), ("sample_weight", sample_weight)):
+        for path, leaf in _leaves_with_paths(part, name):
+            found = non_numeric_dtype(leaf)
+            if found is None or (name == "x" and takes_strings(leaf)):
+                continue
+            hint = _INPUT_HINT if name == "x" else _LABEL_HINT if name == "y" else ""
+            raise TypeError(
+                f"Argument `{name}` must hold numbers (bool, int or float). "
+                f"Received: {path} with dtype {found}{_example(leaf)}.{hint}"
+            )
 
 
 # --- class weights -------------------------------------------------------------------------

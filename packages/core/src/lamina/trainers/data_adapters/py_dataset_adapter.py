@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import sys
+import warnings
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -29,12 +31,28 @@ def _worker_get(index: int) -> Any:
     return _WORKER_DATASET[index]
 
 
+def _start_forked_workers(pool: ProcessPoolExecutor) -> None:
+    """Fork `pool`'s workers now, without the frameworks' warnings about forking.
+
+    Forked workers inherit the dataset, and a script without an
+    ``if __name__ == "__main__":`` guard is not run again in each of them (as it is under
+    "spawn"). JAX (and Python itself from 3.12) warn that a process running threads may
+    deadlock in a forked child; the workers only call the dataset's `__getitem__`, and
+    they hold no framework state of their own, which is the case those warnings are about.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"os\.fork\(\) was called")
+        warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks")
+        pool.submit(int).result()  # a fork-context pool starts every worker on first use
+
+
 class PyDatasetAdapter(DataAdapter):
     """Reads a `PyDataset` batch by batch, in index order (shuffled when asked).
 
-    With ``workers > 1`` a thread pool (a process pool under `use_multiprocessing`)
-    computes up to `max_queue_size` batches ahead; results are still yielded in index
-    order. `on_epoch_begin` / `on_epoch_end` of the dataset run around every full pass.
+    With ``workers > 1`` a thread pool (a process pool under `use_multiprocessing`: forked on
+    Linux, as Keras does, spawned elsewhere) computes up to `max_queue_size` batches ahead;
+    results are still yielded in index order. `on_epoch_begin` / `on_epoch_end` of the
+    dataset run around every full pass.
 
     Args:
         dataset: the `PyDataset`.
@@ -72,15 +90,18 @@ class PyDatasetAdapter(DataAdapter):
 
     def _make_pool(self) -> Executor:
         ds = self._dataset
-        if ds.use_multiprocessing:
-            # "spawn": forking a process that runs JAX/torch/TF threads can deadlock.
-            return ProcessPoolExecutor(
-                max_workers=ds.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(ds,),
-            )
-        return ThreadPoolExecutor(max_workers=ds.workers, thread_name_prefix="py_dataset")
+        if not ds.use_multiprocessing:
+            return ThreadPoolExecutor(max_workers=ds.workers, thread_name_prefix="py_dataset")
+        fork = sys.platform.startswith("linux")
+        pool = ProcessPoolExecutor(
+            max_workers=ds.workers,
+            mp_context=multiprocessing.get_context("fork" if fork else "spawn"),
+            initializer=_init_worker,
+            initargs=(ds,),
+        )
+        if fork:
+            _start_forked_workers(pool)
+        return pool
 
     def _parallel(self, indices: Iterable[int]) -> Iterator[Any]:
         ds = self._dataset
