@@ -120,6 +120,15 @@ def global_seed_generator() -> _GlobalGenerator:
     return gen
 
 
+def _mix32(value: int, salt: int) -> int:
+    """32 well-spread bits of `value`, different for each `salt` (a multiplicative hash).
+
+    Both words of a global seed pair depend on the global seed: some samplers (torch's
+    CPU generator) keep only the low 32 bits of a 64-bit seed.
+    """
+    return ((value * 0x9E3779B97F4A7C15 + salt * 0xBF58476D1CE4E5B9) >> 32) & 0xFFFFFFFF
+
+
 class _GlobalGenerator:
     """The state behind ``seed=None`` draws: a seed pair in a variable, like a SeedGenerator's.
 
@@ -140,12 +149,12 @@ class _GlobalGenerator:
     def state(self) -> Variable:
         """The seed pair as a variable (made on first use, outside any name scope)."""
         if self._state is None:
-            mixed = (self._seed ^ (self._seed >> 32)) & 0xFFFFFFFF
+            pair = [_mix32(self._seed, 1), _mix32(self._seed, 2)]
             token = NAME_SCOPE.set(())
             try:
                 with name_scope("global_seed_generator"):
                     self._state = Variable(
-                        np.array([mixed, 0], dtype=seed_dtype()),
+                        np.array(pair, dtype=seed_dtype()),
                         dtype=seed_dtype(),
                         trainable=False,
                         name="seed_generator_state",
@@ -169,9 +178,9 @@ class _GlobalGenerator:
             threaded.value = add(current, increment)
             return current
         if in_stateless_scope():
-            # The high word differs from the variable's, so the two streams never meet.
-            mixed = (self._seed ^ (self._seed >> 32) ^ 0x80000000) & 0xFFFFFFFF
-            pair = np.array([mixed, self.next_int() & 0xFFFFFFFF])
+            # Its own words (other salts than the variable's), so the two streams never meet.
+            low = (_mix32(self._seed, 4) + self.next_int()) & 0xFFFFFFFF
+            pair = np.array([_mix32(self._seed, 3), low])
             return to_tensor(pair.astype(seed_dtype()), seed_dtype())
         state = self.state
         current = state.value
