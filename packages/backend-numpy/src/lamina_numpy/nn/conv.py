@@ -10,6 +10,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from lamina.backend.protocols._types import Tensor
 from lamina.ops.nn.conv.patches import patch_positions
+from lamina_numpy._bfloat16 import BFLOAT16, via_float32
 
 __all__ = [
     "adaptive_average_pool",
@@ -67,7 +68,8 @@ def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: I
     patches = patches.reshape(*shape[: n + 1], groups, kin, *shape[n + 2 :])
     k = kernel.reshape(*kernel.shape[:-1], groups, out // groups)
     sp, kk = string.ascii_lowercase[:n], string.ascii_lowercase[n : 2 * n]
-    y = np.einsum(f"N{sp}GC{kk},{kk}CGO->N{sp}GO", patches, k, optimize=True)
+    spec = f"N{sp}GC{kk},{kk}CGO->N{sp}GO"
+    y = via_float32(lambda p, w: np.einsum(spec, p, w, optimize=True), patches, k)
     return y.reshape(*y.shape[:-2], out).astype(x.dtype, copy=False)
 
 
@@ -166,6 +168,12 @@ def dot_product_attention(
     attn_logits_soft_cap: float | None,
 ) -> Tensor:
     dtype = query.dtype
+    if dtype == BFLOAT16:  # no bfloat16 einsum: attend in float32, round the result
+        wide = [None if a is None else a.astype(np.float32) for a in (query, key, value, bias)]
+        out = dot_product_attention(
+            wide[0], wide[1], wide[2], wide[3], mask, scale, is_causal, attn_logits_soft_cap
+        )
+        return out.astype(BFLOAT16)
     groups = query.shape[2] // key.shape[2]
     k = np.repeat(key, groups, axis=2)
     v = np.repeat(value, groups, axis=2)

@@ -7,6 +7,7 @@ from typing import Literal, cast
 import numpy as np
 
 from lamina.backend.protocols._types import Tensor
+from lamina_numpy._bfloat16 import via_float32
 
 __all__ = [
     "correlate",
@@ -26,7 +27,7 @@ __all__ = [
 
 
 def matmul(x1: Tensor, x2: Tensor) -> Tensor:
-    return np.matmul(x1, x2)
+    return via_float32(np.matmul, x1, x2)
 
 
 def cross(x1: Tensor, x2: Tensor, axisa: int, axisb: int, axisc: int) -> Tensor:
@@ -49,7 +50,7 @@ def dot(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 def einsum(subscripts: str, *operands: Tensor) -> Tensor:
-    return np.asarray(np.einsum(subscripts, *operands))
+    return via_float32(lambda *arrays: np.einsum(subscripts, *arrays), *operands)
 
 
 def inner(x1: Tensor, x2: Tensor) -> Tensor:
