@@ -2,14 +2,19 @@
 
 Layout: ``/<section>/<object path>/vars/<i>`` where section is ``model`` or
 ``optimizer``, and ``<i>`` is the variable's position in the object's
-`save_own_variables` order; each dataset carries the variable's name as an attribute.
-Reading checks everything a hostile file could abuse before touching data: links that
-leave the file, non-numeric dtypes, shapes larger than the file could hold, filters.
+`save_own_variables` order; each dataset carries the variable's name and a CRC-32 of its
+values (`checksum`) as attributes. Reading checks everything a hostile file could abuse
+before touching data: links that leave the file, groups reached twice, nesting and object
+counts past fixed limits, non-numeric dtypes, filters, shapes larger than the file (one
+by one and all together), and data the file does not actually store.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import sys
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +26,28 @@ from lamina_saving.errors import LaminaFileError
 
 FORMAT = "lamina-weights"
 FORMAT_VERSION = 1
+CHECKSUM_ATTR = "crc32"
+"""The dataset attribute holding `checksum` of the dataset's values."""
+CHECKSUMS = "checksums"
+"""The file attribute saying every dataset carries a checksum (value: ``"crc32"``)."""
+MAX_DEPTH = 100
+"""How deeply groups may nest: far deeper than any model's attribute paths."""
+MAX_OBJECTS = 500_000
+"""How many links (groups, datasets) a file may hold; 10,000 layers use about 40,000."""
 _NUMERIC_KINDS = "biufc"
+_STORED_LAYOUTS = (h5py.h5d.COMPACT, h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED)
+
+
+def checksum(array: np.ndarray) -> int:
+    """CRC-32 of `array`'s byte order, kind, item size, shape and C-order bytes.
+
+    The header makes a damaged dtype or shape message count as damage too: the same
+    bytes read as int32 instead of float32 would otherwise pass.
+    """
+    dtype = array.dtype
+    big = dtype.byteorder == ">" or (dtype.byteorder == "=" and sys.byteorder == "big")
+    header = f"{'>' if big else '<'}{dtype.kind}{dtype.itemsize}:{tuple(array.shape)}"
+    return zlib.crc32(np.ascontiguousarray(array), zlib.crc32(header.encode()))
 
 
 def write_entries(
@@ -32,6 +58,7 @@ def write_entries(
         f.attrs["format"] = FORMAT
         f.attrs["format_version"] = FORMAT_VERSION
         f.attrs["lamina_saving_version"] = __version__
+        f.attrs[CHECKSUMS] = CHECKSUM_ATTR
         for key, value in (attrs or {}).items():
             f.attrs[key] = value
         counts: dict[str, int] = {}
@@ -41,6 +68,7 @@ def write_entries(
             data = np.asarray(array)
             dset = f.create_dataset(f"{group_path}/vars/{index}", data=data)
             dset.attrs["name"] = name
+            dset.attrs[CHECKSUM_ATTR] = np.uint32(checksum(data))
 
 
 class WeightsReader:
@@ -59,7 +87,9 @@ class WeightsReader:
         if size is None and isinstance(source, str):
             size = os.path.getsize(source)
         self._size = size
+        self._declared = 0  # bytes declared by the datasets checked so far
         try:
+            self._checksummed = _attr(self._file.attrs.get(CHECKSUMS)) == CHECKSUM_ATTR
             self.groups = self._index()
         except LaminaFileError:
             self._file.close()
@@ -94,23 +124,58 @@ class WeightsReader:
     def _collect(
         self, group: h5py.Group, prefix: str, out: dict[str, list[tuple[str, h5py.Dataset]]]
     ) -> None:
-        for key in group:
-            link = group.get(key, getlink=True)
-            where = f"{prefix}{key}"
-            if not isinstance(link, h5py.HardLink):
-                raise LaminaFileError(
-                    self.display,
-                    f"entry {where!r} is a {type(link).__name__}; links are refused because "
-                    "they can point outside the file.",
-                )
-            item = group[key]
-            if isinstance(item, h5py.Group):
+        """Every ``vars`` group under `group` into `out`, walked without recursion.
+
+        A group reached by a second path (a shared or cyclic hard link) is refused, and
+        so are nesting deeper than `MAX_DEPTH` and more than `MAX_OBJECTS` links: the cost
+        of the walk stays proportional to what the file really holds.
+        """
+        seen = {group.id}
+        stack = [(group, prefix, 0)]
+        objects = 0
+        while stack:
+            current, base, depth = stack.pop()
+            children = []
+            for key in current:
+                where = f"{base}{key}"
+                objects += 1
+                link = current.get(key, getlink=True)
+                if not isinstance(link, h5py.HardLink):
+                    raise LaminaFileError(
+                        self.display,
+                        f"entry {where!r} is a {type(link).__name__}; links are refused "
+                        "because they can point outside the file.",
+                    )
+                item = current[key]
+                if not isinstance(item, h5py.Group):
+                    raise LaminaFileError(
+                        self.display, f"unexpected dataset {where!r} outside vars."
+                    )
+                if item.id in seen:
+                    raise LaminaFileError(
+                        self.display,
+                        f"group {where!r} is reached by a second path (a shared or cyclic "
+                        "link); refused.",
+                    )
+                seen.add(item.id)
                 if key == "vars":
-                    out[prefix.rstrip("/")] = self._variables(item, where)
+                    objects += len(item)
+                    self._count(objects)
+                    out[base.rstrip("/")] = self._variables(item, where)
+                elif depth + 1 >= MAX_DEPTH:
+                    raise LaminaFileError(
+                        self.display, f"{where!r} nests groups deeper than {MAX_DEPTH}; refused."
+                    )
                 else:
-                    self._collect(item, f"{where}/", out)
-            else:
-                raise LaminaFileError(self.display, f"unexpected dataset {where!r} outside vars.")
+                    children.append((item, f"{where}/", depth + 1))
+                self._count(objects)
+            stack.extend(reversed(children))
+
+    def _count(self, objects: int) -> None:
+        if objects > MAX_OBJECTS:
+            raise LaminaFileError(
+                self.display, f"it holds more than {MAX_OBJECTS} groups and datasets; refused."
+            )
 
     def _variables(self, group: h5py.Group, where: str) -> list[tuple[str, h5py.Dataset]]:
         items = []
@@ -127,49 +192,123 @@ class WeightsReader:
             if not isinstance(dset, h5py.Dataset):
                 raise LaminaFileError(self.display, f"{where}/{key} is not a dataset.")
             self._check(dset, f"{where}/{key}")
-            items.append((_attr(dset.attrs.get("name", key)), dset))
+            name = _attr(dset.attrs.get("name", key))
+            if not isinstance(name, str):
+                raise LaminaFileError(
+                    self.display,
+                    f"{where}/{key} has a `name` attribute of type {type(name).__name__}; "
+                    "expected a string.",
+                )
+            items.append((name, dset))
         return items
 
     def _check(self, dset: h5py.Dataset, where: str) -> None:
-        if dset.dtype.kind not in _NUMERIC_KINDS:
+        """Refuse a dataset whose values are not plainly stored inside the file."""
+        if dset.dtype.kind not in _NUMERIC_KINDS or dset.dtype.itemsize == 0:
             raise LaminaFileError(
                 self.display, f"{where} has non-numeric dtype {dset.dtype}; refused."
             )
-        if dset.external or dset.compression or dset.is_virtual:
-            raise LaminaFileError(
-                self.display, f"{where} uses external, virtual or compressed storage; refused."
-            )
-        nbytes = int(np.prod(dset.shape, dtype=np.float64)) * dset.dtype.itemsize
-        if self._size is not None and nbytes > self._size:
+        plist = dset.id.get_create_plist()
+        layout = plist.get_layout()
+        if plist.get_external_count() or plist.get_nfilters() or layout not in _STORED_LAYOUTS:
             raise LaminaFileError(
                 self.display,
-                f"{where} declares shape {dset.shape} ({nbytes} bytes) but the file has only "
+                f"{where} uses external, virtual, compressed or filtered storage; refused.",
+            )
+        if dset.shape is None:
+            raise LaminaFileError(self.display, f"{where} has no shape (a null dataspace).")
+        nbytes = math.prod(dset.shape) * dset.dtype.itemsize
+        self._account(nbytes, where, dset.shape)
+        stored = dset.id.get_storage_size()
+        if stored < nbytes:
+            raise LaminaFileError(
+                self.display,
+                f"{where} declares {nbytes} bytes but stores {stored}: its values are not in "
+                "the file (unwritten or fill-value storage); refused.",
+            )
+        if layout == h5py.h5d.CONTIGUOUS and nbytes and self._size is not None:
+            offset = dset.id.get_offset()
+            if offset is None or offset + nbytes > self._size:
+                raise LaminaFileError(
+                    self.display,
+                    f"{where} stores {nbytes} bytes at offset {offset}, past the end of the "
+                    f"file ({self._size} bytes).",
+                )
+
+    def _account(self, nbytes: int, where: str, shape: Any) -> None:
+        """Add a dataset's declared bytes: each, and all together, must fit in the file."""
+        if self._size is None:
+            return
+        if nbytes > self._size:
+            raise LaminaFileError(
+                self.display,
+                f"{where} declares shape {shape} ({nbytes} bytes) but the file has only "
                 f"{self._size} bytes; the file is truncated or forged.",
+            )
+        self._declared += nbytes
+        if self._declared > self._size:
+            raise LaminaFileError(
+                self.display,
+                f"its datasets (up to {where}) declare {self._declared} bytes in total, more "
+                f"than the file's {self._size} bytes; the file is truncated or forged.",
             )
 
     def lazy(self) -> dict[str, list[tuple[str, LazyArray]]]:
         """Every group's ``[(name, value)]``, each value read only when asked for."""
         return {
-            group: [(name, LazyArray(d, self.display, f"{group}/{name}")) for name, d in items]
+            group: [
+                (name, LazyArray(d, self.display, f"{group}/{name}", self._checksummed))
+                for name, d in items
+            ]
             for group, items in self.groups.items()
         }
 
 
 class LazyArray:
-    """A dataset that reads itself on `load()`, so a restore holds one array at a time."""
+    """A dataset that reads itself on `load()`, so a restore holds one array at a time.
 
-    def __init__(self, dataset: h5py.Dataset, display: str, where: str) -> None:
+    A value whose dataset carries a checksum (`CHECKSUM_ATTR`) is checked against it;
+    `checksum_required` (files that say every dataset has one) refuses one without.
+    """
+
+    def __init__(
+        self, dataset: h5py.Dataset, display: str, where: str, checksum_required: bool = False
+    ) -> None:
         self._dataset = dataset
         self._display = display
         self._where = where
+        self._checksum_required = checksum_required
         self.shape = tuple(dataset.shape)
 
     def load(self) -> np.ndarray:
-        """The values, with read failures turned into `LaminaFileError`."""
+        """The values, with read failures and checksum mismatches as `LaminaFileError`."""
         try:
-            return np.asarray(self._dataset[()])
+            value = np.asarray(self._dataset[()])
+            stored = _attr(self._dataset.attrs.get(CHECKSUM_ATTR))
         except Exception as e:
             raise LaminaFileError(self._display, f"cannot read {self._where} ({e}).") from e
+        if stored is None:
+            if self._checksum_required:
+                raise LaminaFileError(
+                    self._display,
+                    f"variable {self._where} lacks its {CHECKSUM_ATTR} checksum, which every "
+                    "variable of this file carries; the file is damaged.",
+                )
+            return value
+        if not isinstance(stored, int) or isinstance(stored, bool) or not 0 <= stored < 2**32:
+            raise LaminaFileError(
+                self._display,
+                f"variable {self._where} has a {CHECKSUM_ATTR} attribute {stored!r}; expected "
+                "an unsigned 32-bit integer.",
+            )
+        actual = checksum(value)
+        if actual != stored:
+            raise LaminaFileError(
+                self._display,
+                f"variable {self._where}: its values do not match their checksum (CRC-32 "
+                f"{actual:#010x}, saved {stored:#010x}); the file is damaged.",
+            )
+        return value
 
 
 def _attr(value: Any) -> Any:

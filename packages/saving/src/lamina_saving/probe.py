@@ -2,9 +2,13 @@
 
 HDF5 is C code: a damaged or forged file can make it loop forever or crash while parsing
 object headers, and nothing in Python can interrupt that. So before a file is opened
-here, a child process (importing only h5py) walks its structure under a time limit. A
-child that hangs or dies turns into a `LaminaFileError`; ordinary Python errors in the
-child are left to the in-process reader, which reports them itself.
+here, a child process (importing only h5py) walks its structure under a time limit,
+touching everything the in-process reader will: every link, group and attribute, and the
+metadata of every dataset (type, shape, layout, filters, storage), with the reader's own
+bounds on nesting, object count and the total bytes the datasets declare. Whatever would
+crash or hang the reader crashes or hangs the child first. A child that hangs, dies or
+meets any error (an attribute it cannot read, a bound passed) turns into a
+`LaminaFileError`, so the reader only ever opens files that were walked completely.
 
 Starting a Python with h5py costs about 0.1 s, more than loading a small model, so one
 child serves every probe of the process, a request per line on its stdin; a child that
@@ -24,29 +28,75 @@ from typing import IO, Any
 
 from lamina_saving import zip_member
 from lamina_saving.errors import LaminaFileError
+from lamina_saving.h5_store import MAX_DEPTH, MAX_OBJECTS
 
 TIMEOUT_S = float(os.environ.get("LAMINA_SAVING_PROBE_TIMEOUT", "60"))
 
 _WALK = r"""
-import contextlib, importlib.util, json, sys, zipfile
+import contextlib, importlib.util, json, os, sys, zipfile
 import h5py
 
 # The byte-range view of lamina_saving/zip_member.py, loaded alone (standard library only).
 spec = importlib.util.spec_from_file_location("lamina_zip_member", sys.argv[1])
 zip_member = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(zip_member)
+MAX_DEPTH, MAX_OBJECTS = int(sys.argv[2]), int(sys.argv[3])
 
-def walk(group):
-    for key in group.keys():
-        link = group.get(key, getlink=True)
-        if not isinstance(link, h5py.HardLink):
-            continue
-        item = group[key]
-        dict(item.attrs)
-        if isinstance(item, h5py.Group):
-            walk(item)
-        else:
-            item.dtype, item.shape, item.compression, item.external
+
+class Refused(Exception):
+    pass
+
+
+def touch(obj):
+    # Every attribute, names then values: whatever the reader asks for is among them.
+    for name in obj.attrs:
+        obj.attrs[name]
+
+
+def declared_bytes(dset, size):
+    # The metadata the reader checks before reading a dataset's values.
+    dset.dtype, dset.chunks, dset.compression, dset.external, dset.is_virtual
+    plist = dset.id.get_create_plist()
+    plist.get_layout(), plist.get_nfilters(), plist.get_external_count()
+    dset.id.get_storage_size(), dset.id.get_offset()
+    nbytes = dset.dtype.itemsize
+    for dim in dset.shape or ():
+        nbytes *= dim
+    if nbytes > size:
+        raise Refused(f"{dset.name} declares shape {dset.shape} ({nbytes} bytes) but the "
+                      f"file has only {size} bytes")
+    return nbytes
+
+
+def walk(root, size):
+    # Iterative, bounded like the reader: a group reached twice, nesting deeper than
+    # MAX_DEPTH or more than MAX_OBJECTS links is refused here first.
+    touch(root)
+    seen, stack, objects, declared = {root.id}, [(root, 0)], 0, 0
+    while stack:
+        group, depth = stack.pop()
+        len(group)
+        for key in group:
+            objects += 1
+            if objects > MAX_OBJECTS:
+                raise Refused(f"it holds more than {MAX_OBJECTS} groups and datasets")
+            link = group.get(key, getlink=True)
+            if not isinstance(link, h5py.HardLink):
+                continue  # refused by the reader by its link alone, never followed
+            key in group
+            item = group[key]
+            touch(item)
+            if isinstance(item, h5py.Group):
+                if item.id in seen:
+                    raise Refused(f"a group is reached by a second path ({key!r})")
+                seen.add(item.id)
+                if depth + 1 >= MAX_DEPTH:
+                    raise Refused(f"groups nest deeper than {MAX_DEPTH}")
+                stack.append((item, depth + 1))
+            elif isinstance(item, h5py.Dataset):
+                declared += declared_bytes(item, size)
+    if declared > size:
+        raise Refused(f"its datasets declare {declared} bytes in total, more than its {size}")
 
 
 def probe(path, member, start, size):
@@ -56,18 +106,20 @@ def probe(path, member, start, size):
                 source = files.enter_context(zip_member.FileWindow(path, start, size))
             elif member:
                 archive = files.enter_context(zipfile.ZipFile(path))
+                size = archive.getinfo(member).file_size
                 source = files.enter_context(archive.open(member))
             else:
+                size = os.path.getsize(path)
                 source = path
             with h5py.File(source, "r") as f:
-                dict(f.attrs)
-                walk(f)
-        except Exception:
-            pass  # the in-process reader raises the proper error for these
+                walk(f, size)
+        except Exception as e:  # every failure is the answer: the reader would meet it too
+            return f"{type(e).__name__}: {e}"[:500]
+    return None
+
 
 for line in sys.stdin:  # one request per line; the answer is a line once the walk is done
-    probe(*json.loads(line))
-    print("done", flush=True)
+    print(json.dumps({"problem": probe(*json.loads(line))}), flush=True)
 """
 
 
@@ -83,7 +135,8 @@ class _Walker:
         self._lock = threading.Lock()
 
     def walk(self, request: list[Any], timeout: float) -> str | None:
-        """Have the child walk `request`; None when it answered, else what went wrong."""
+        """Have the child walk `request`; None when the walk was complete, else what went
+        wrong (an error the child met, or the child hung or died)."""
         with self._lock:
             process = self._send(request)
             assert process.stdout is not None
@@ -91,8 +144,9 @@ class _Walker:
             reader = threading.Thread(target=_read_line, args=(process.stdout, answer))
             reader.start()
             reader.join(timeout)
-            if answer == ["done\n"]:
-                return None
+            answered, problem = _answer(answer)
+            if answered:
+                return problem
             self._process = None
             hung = reader.is_alive()
             if process.poll() is None:  # hung, or answered something else: stop it
@@ -114,7 +168,8 @@ class _Walker:
         for _ in range(2):  # a child gone since the last probe is replaced once
             if self._process is None or self._process.poll() is not None:
                 self._process = subprocess.Popen(
-                    [sys.executable, "-I", "-c", _WALK, zip_member.__file__],
+                    [sys.executable, "-I", "-c", _WALK, zip_member.__file__,
+                     str(MAX_DEPTH), str(MAX_OBJECTS)],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
@@ -130,6 +185,18 @@ class _Walker:
                 _close_pipes(self._process)
                 self._process = None
         raise OSError("Could not start the HDF5 probe process.")
+
+
+def _answer(lines: list[str]) -> tuple[bool, str | None]:
+    """Whether the child answered, and the problem it reported (None: walked it all)."""
+    try:
+        reply = json.loads(lines[0]) if lines else None
+    except ValueError:
+        return False, None
+    if not isinstance(reply, dict) or "problem" not in reply:
+        return False, None
+    problem = reply["problem"]
+    return True, None if problem is None else f"failed ({problem})"
 
 
 def _read_line(stream: IO[str], out: list[str]) -> None:
@@ -159,7 +226,8 @@ def probe(
     `member` in it, or of the bytes ``(start, size)`` (a stored member, read in place).
 
     Raises:
-        LaminaFileError: the walk hung past the time limit or crashed the process.
+        LaminaFileError: the walk met an error, hung past the time limit or crashed the
+            process.
     """
     start, size = byte_range if byte_range is not None else (-1, 0)
     problem = _WALKER.walk([os.path.abspath(path), member, start, size], TIMEOUT_S)
