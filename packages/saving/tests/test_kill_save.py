@@ -117,7 +117,7 @@ def _kill_run(tmp_path, target, shard):
             text=True,
         ) as child:
             assert child.stdout.readline().strip() == "ready"
-            time.sleep(rng.uniform(0, save_s * 1.5))
+            time.sleep(rng.uniform(0, save_s * 1.1))
             os.kill(child.pid, signal.SIGKILL)
             child.wait()
         killed.append(child.pid)
