@@ -25,6 +25,7 @@ from lamina import regularizers as regularizers
 from lamina import saving as saving
 from lamina import tree as tree
 from lamina import utils as utils
+from lamina import wrappers as wrappers
 from lamina._version import __version__ as __version__
 from lamina.backend.config import name_scope as name_scope
 from lamina.backend.registry import current_if_any as _load_selected_backend
@@ -102,4 +103,5 @@ __all__ = [
     "tree",
     "utils",
     "version",
+    "wrappers",
 ]
