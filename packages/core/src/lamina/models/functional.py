@@ -460,7 +460,7 @@ class _Replay:
 def _history(ref: Any, layer: str, index: int) -> tuple[str, int, int]:
     """A tensor reference's ``[layer name, node index, tensor index]``, checked."""
     config = ref.get("config") if isinstance(ref, dict) else None
-    history = config.get("history") if isinstance(config, dict) else None
+    history: Any = config.get("history") if isinstance(config, dict) else None
     if not _is_endpoint(history):
         raise ValueError(
             f"Call {index} of layer {layer!r} in the functional config holds a malformed "
