@@ -611,11 +611,11 @@ class Trainer:
         return batches
 
     def _takes_strings(self, x: Any) -> bool:
-        """Whether the model takes the non-numeric input `x`: a model with declared inputs
-        when one of them is a string input, else when the backend can hold it at all."""
+        """Whether the model takes the non-numeric input `x`: the backend must hold it, and
+        a model with declared inputs must have a string input."""
         inputs = getattr(self, "inputs", None)
-        if inputs:
-            return any(getattr(t, "dtype", None) == "string" for t in inputs)
+        if inputs and not any(getattr(t, "dtype", None) == "string" for t in inputs):
+            return False
         from lamina.ops.dispatch import backend
 
         try:

@@ -203,13 +203,10 @@ def standardize_batch(batch: Any) -> tuple[Any, ...]:
 
 # --- dtypes ---------------------------------------------------------------------------------
 _LABEL_HINT = (
-    " Encode string labels as integer class indices first (for example with "
-    "`lamina.layers.StringLookup`, or `np.unique(y, return_inverse=True)`)."
+    " Encode labels as integer class indices first, for example with "
+    "`classes, y = np.unique(y, return_inverse=True)`."
 )
-_INPUT_HINT = (
-    " Convert it with `.astype(...)`, or encode strings as numbers first (for example with "
-    "`lamina.layers.StringLookup` or `lamina.layers.TextVectorization`)."
-)
+_INPUT_HINT = " Convert it with `.astype(...)`, or encode strings as numbers first."
 
 
 def non_numeric_dtype(x: Any) -> str | None:
