@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import base64
 import collections
+import contextlib
 import copy
 import io
 import json
@@ -35,6 +36,7 @@ import os
 import pathlib
 import random
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -426,6 +428,7 @@ class Worker:
             # HDF5 can loop forever in C on a forged file; the out-of-process probe turns
             # that into a refusal after this limit, which must be below the case's own.
             env={**os.environ, "LAMINA_SAVING_PROBE_TIMEOUT": str(self.timeout / 4)},
+            start_new_session=True,  # so `stop` ends the worker's own children too
         )
         answer = self._ask({"warmup": True, "files": self.warmup}, timeout=300)
         if answer.get("outcome") != "ready":
@@ -454,7 +457,8 @@ class Worker:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
             self.proc = None
 
