@@ -18,7 +18,7 @@ import numpy as np
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.h5_store import write_entries
-from lamina_saving.restore import Entries, RestoreStatus, _array, restore_model
+from lamina_saving.restore import Entries, RestoreStatus, _array, fit_value, restore_model
 from lamina_saving.weights import model_entries, open_entries
 
 SUFFIX = ".ckpt.h5"
@@ -127,14 +127,30 @@ class Checkpoint:
                 status.unmatched_variables.append(name)
             elif _is_variable(obj):
                 used.add(name)
-                ((_, value),) = entries[name]
-                obj.assign(np.asarray(_array(value)))
+                obj.assign(self._variable_value(name, obj, entries[name], path))
                 status.matched.append(name)
             else:
                 used.add(name)
                 self._restore_optimizer(name, obj, entries[name], path, status)
         status.pending += sorted(k for k in entries if k not in used and k.split("/")[0]
                                  not in layers)
+
+    @staticmethod
+    def _variable_value(name: str, variable: Any, values: Any, path: str) -> np.ndarray:
+        """The one saved value of variable `name`, checked against its shape and dtype."""
+        if len(values) != 1:
+            raise LaminaFileError(
+                path, f"entry {name!r} holds {len(values)} values; a variable has one."
+            )
+        saved_name, lazy = values[0]
+        value = np.asarray(_array(lazy))
+        where = f"variable `{name}` (saved as {saved_name!r})"
+        if tuple(value.shape) != tuple(variable.shape):
+            raise LaminaFileError(
+                path,
+                f"{where}: expected shape {tuple(variable.shape)}, got {tuple(value.shape)}.",
+            )
+        return fit_value(value, variable.dtype, path, where)
 
     @staticmethod
     def _restore_optimizer(
@@ -151,6 +167,14 @@ class Checkpoint:
         load_optimizer(obj, values, path, False, status)
 
 
+def _is_checkpoint_name(name: str) -> bool:
+    """Whether `name` is a checkpoint file's plain name (nothing that leaves the folder)."""
+    return (
+        name.endswith(SUFFIX) and os.path.basename(name) == name and "\\" not in name
+        and "\0" not in name and name not in (".", "..")
+    )
+
+
 class CheckpointManager:
     """Numbered checkpoints in a folder: keeps the newest `max_to_keep`, knows the latest.
 
@@ -162,6 +186,7 @@ class CheckpointManager:
     """
 
     STATE = "checkpoint.json"
+    MAX_STATE_BYTES = 2**20
 
     def __init__(
         self,
@@ -190,18 +215,28 @@ class CheckpointManager:
         return os.path.join(self.directory, self.STATE)
 
     def _read_state(self) -> list[str]:
-        if not os.path.exists(self._state_path()):
+        """The kept checkpoints the state file lists: plain names of files in the folder.
+
+        Raises:
+            LaminaFileError: the state file is not the small JSON object `save` writes.
+        """
+        state = self._state_path()
+        if not os.path.exists(state):
             return []
         try:
-            with open(self._state_path(), encoding="utf-8") as f:
-                names = json.load(f)["checkpoints"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise LaminaFileError(self._state_path(), f"unreadable manager state ({e}).") from e
-        return [
-            os.path.join(self.directory, n)
-            for n in names
-            if isinstance(n, str) and os.path.basename(n) == n
-        ]
+            with open(state, "rb") as f:
+                data = f.read(self.MAX_STATE_BYTES + 1)
+            if len(data) > self.MAX_STATE_BYTES:
+                raise ValueError(f"more than {self.MAX_STATE_BYTES} bytes")
+            content = json.loads(data.decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as e:
+            raise LaminaFileError(state, f"unreadable manager state ({e}).") from e
+        names = content.get("checkpoints") if isinstance(content, dict) else None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise LaminaFileError(
+                state, "unreadable manager state: expected {\"checkpoints\": [file names]}."
+            )
+        return [os.path.join(self.directory, n) for n in names if _is_checkpoint_name(n)]
 
     @property
     def checkpoints(self) -> list[str]:

@@ -1,11 +1,13 @@
 """Putting saved values into variables, now or the moment each variable is created.
 
-`restore_model` checks every layer's variables against the file (count, shape) and
-assigns them. On a model that is not built yet it installs a `DeferredRestore`, which
-the layers call back (`variable_created`, `layer_tracked`) as they create variables, so
-each value lands as soon as its variable exists, on every backend (seed 000's deferred
-restoration). `RestoreStatus` says what matched, what is still pending and what was
-never used.
+`restore_model` checks every layer's variables against the file (count, shape, and
+that every value fits its variable's dtype exactly: no NaN, fraction or out-of-range
+number cast into an integer) and assigns them. On a model that is not built yet it
+installs a `DeferredRestore`, which the layers call back (`saved_value`,
+`layer_tracked`) as they create variables, so each value lands as soon as its variable
+exists, on every backend (seed 000's deferred restoration). Entries that no object of
+the model can ever take are reported without being read. `RestoreStatus` says what
+matched, what is still pending and what was never used.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import ROOT, own_variables, path_of, walk_layers
+from lamina_saving.graph import ROOT, own_variables, path_component, walk_layers
 from lamina_saving.h5_store import LazyArray
 
 Entries = dict[str, list[tuple[str, Any]]]
@@ -27,6 +29,75 @@ a value is an array or a `LazyArray` (read on `load()`)."""
 
 def _array(value: Any) -> np.ndarray:
     return value.load() if isinstance(value, LazyArray) else np.asarray(value)
+
+
+def _numpy_dtype(dtype: Any) -> np.dtype[Any] | None:
+    """`dtype` (a variable's, e.g. ``"int64"`` or ``"bfloat16"``) as NumPy's, if known."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        import ml_dtypes
+
+        found = getattr(ml_dtypes, str(dtype), None)
+        return np.dtype(found) if found is not None else None
+
+
+def fit_value(value: np.ndarray, dtype: Any, file: str, where: str) -> np.ndarray:
+    """`value` cast to `dtype`, refusing any cast that would change a number.
+
+    Into an integer or bool variable only exact, in-range whole numbers go (NumPy would
+    turn NaN or 1e30 into INT64_MIN silently); into a float variable, no finite value
+    may overflow to infinity and no complex value may lose an imaginary part.
+    """
+    target = _numpy_dtype(dtype)
+    if target is None or value.dtype == target:
+        return value
+    if value.dtype.kind not in "biufc":
+        raise LaminaFileError(file, f"{where}: saved dtype {value.dtype} is not numeric.")
+    if value.dtype.kind == "c" and target.kind != "c":
+        if np.any(value.imag != 0):
+            raise LaminaFileError(
+                file, f"{where}: complex values do not fit a {target} variable."
+            )
+        value = value.real
+    if target.kind in "iub":
+        _check_whole(value, target, file, where)
+        return value.astype(target)
+    cast = value.astype(target)
+    if value.dtype.kind in "fc" and np.any(np.isfinite(value) & ~np.isfinite(cast)):
+        raise LaminaFileError(file, f"{where}: values overflow a {target} variable.")
+    return cast
+
+
+def _check_whole(value: np.ndarray, target: np.dtype[Any], file: str, where: str) -> None:
+    """Refuse values of `value` that are not whole numbers within `target`'s range."""
+    if value.size == 0:
+        return
+    if target.kind == "b":
+        low, high = 0, 1
+    else:
+        info = np.iinfo(target)
+        low, high = int(info.min), int(info.max)
+    if value.dtype.kind == "f":
+        if not np.all(np.isfinite(value)):
+            raise LaminaFileError(
+                file, f"{where}: NaN or infinite values do not fit a {target} variable."
+            )
+        if np.any(value != np.trunc(value)):
+            raise LaminaFileError(
+                file, f"{where}: fractional values do not fit a {target} variable."
+            )
+        # Compare against powers of two, which floats hold exactly (INT64_MAX they don't).
+        lowest, highest = float(value.min()), float(value.max())
+        fits = lowest >= float(low) and highest < float(high + 1)
+    else:
+        fits = int(value.min()) >= low and int(value.max()) <= high
+    if not fits:
+        raise LaminaFileError(
+            file,
+            f"{where}: values from {value.min()} to {value.max()} do not fit a {target} "
+            f"variable (range {low} to {high}).",
+        )
 
 
 def group_of(section: str, path: str) -> str:
@@ -91,8 +162,25 @@ def _check_layer(layer: Any, path: str, values: list[tuple[str, Any]]) -> str | 
     return None
 
 
-def _assign_layer(layer: Any, values: list[tuple[str, Any]]) -> None:
-    layer.load_own_variables({str(i): _array(value) for i, (_, value) in enumerate(values)})
+def _assign_layer(layer: Any, path: str, values: list[tuple[str, Any]], file: str) -> None:
+    store = {
+        str(i): fit_value(
+            _array(value), variable.dtype, file,
+            f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})",
+        )
+        for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values))
+    }
+    _load_own(layer, store, file, _describe(layer, path))
+
+
+def _load_own(obj: Any, store: dict[str, Any], file: str, what: str) -> None:
+    """`obj.load_own_variables(store)`, its complaints about the values as file errors."""
+    try:
+        obj.load_own_variables(store)
+    except (ValueError, TypeError, KeyError, IndexError) as e:
+        if isinstance(e, LaminaFileError):
+            raise
+        raise LaminaFileError(file, f"{what} refused the saved values ({e}).") from e
 
 
 def restore_model(
@@ -134,14 +222,20 @@ def restore_model(
             _mismatch(mismatch, file, skip_mismatch)
             status.skipped.append(key)
             continue
-        _assign_layer(layer, values)
+        _assign_layer(layer, path, values, file)
         status.matched.append(key)
     opt_values = remaining.pop("optimizer", None)
     if opt_values is not None:
         _restore_optimizer(model, opt_values, file, skip_mismatch, status, remaining)
-    model_keys = [
-        k for k in remaining if (k == section or k.startswith(f"{section}/")) and k not in waiting
-    ]
+    in_section = [k for k in remaining if k == section or k.startswith(f"{section}/")]
+    foreign = sorted(k for k in remaining if k not in in_section and k != "optimizer")
+    if foreign:  # nothing could ever take them: report them, never read them
+        problem = f"The file holds entries outside {section!r} and the optimizer: {foreign}."
+        _mismatch(problem, file, skip_mismatch)
+        status.skipped += foreign
+        for k in foreign:
+            remaining.pop(k)
+    model_keys = [k for k in in_section if k not in waiting]
     if model_keys and model.built:
         problem = (
             f"The file holds weights for objects the model does not have: {sorted(model_keys)}."
@@ -195,7 +289,14 @@ def load_optimizer(
         _mismatch(problem, file, skip_mismatch)
         status.skipped.append("optimizer")
         return
-    optimizer.load_own_variables({str(i): _array(a) for i, (_, a) in enumerate(values)})
+    store = {
+        str(i): fit_value(
+            _array(a), variable.dtype, file,
+            f"optimizer {optimizer.name!r}, variable {variable.name!r} (saved as {name!r})",
+        )
+        for i, (variable, (name, a)) in enumerate(zip(own, values))
+    }
+    _load_own(optimizer, store, file, f"optimizer {optimizer.name!r}")
     status.matched.append("optimizer")
 
 
@@ -227,6 +328,19 @@ class DeferredRestore:
         self.skip_mismatch = skip_mismatch
         self.status = status
         self._taken: dict[str, set[int]] = {}
+        self._paths: dict[int, tuple[Any, str]] = {}  # id -> (layer, path), see `_path_of`
+
+    def _path_of(self, layer: Any) -> str | None:
+        """`layer`'s path under the root, like `graph.path_of` but without a walk of the
+        whole model per variable: paths come from a map, each checked to still lead to its
+        layer (a build may move layers, e.g. a Sequential inserting its input layer), and
+        the map is rebuilt when it misses or is out of date."""
+        found = self._paths.get(id(layer))
+        if found is not None and found[0] is layer and _at_path(self.root, found[1]) is layer:
+            return found[1]
+        self._paths = {id(sub): (sub, path) for path, sub in walk_layers(self.root)}
+        found = self._paths.get(id(layer))
+        return found[1] if found is not None and found[0] is layer else None
 
     def install(self) -> None:
         for _, layer in walk_layers(self.root):
@@ -251,9 +365,10 @@ class DeferredRestore:
 
         Matched by variable name within the layer (by creation position when names
         repeat); the layer then creates the variable with this value as its initial one,
-        which works inside traced builds too.
+        which works inside traced builds too. The value comes as an initializer, so that
+        it is checked against the dtype the variable is created with (`fit_value`).
         """
-        path = path_of(self.root, layer)
+        path = self._path_of(layer)
         if path is None:
             return None  # not attached to the model yet; `layer_tracked` catches it later
         key = group_of(self.section, path)
@@ -273,10 +388,13 @@ class DeferredRestore:
             _mismatch(problem, self.file, self.skip_mismatch)
             return None
         self._take(key, index)
-        return value
+        where = f"{_describe(layer, path)}, variable {name!r} (saved as {saved_name!r})"
+        return _SavedValue(value, self.file, where)
 
     def _assign_existing(self, layer: Any) -> None:
-        path = path_of(self.root, layer)
+        if not own_variables(layer):
+            return  # nothing to assign yet: its variables come through `saved_value`
+        path = self._path_of(layer)
         values = self.entries.get(group_of(self.section, path)) if path is not None else None
         if values is None or path is None:
             return
@@ -285,7 +403,12 @@ class DeferredRestore:
             taken = self._taken.setdefault(key, set())
             index = self._pick(values, taken, variable.name, position)
             if index is not None and tuple(values[index][1].shape) == tuple(variable.shape):
-                variable.assign(values[index][1])
+                saved_name, value = values[index]
+                where = (
+                    f"{_describe(layer, path)}, variable {variable.name!r} "
+                    f"(saved as {saved_name!r})"
+                )
+                variable.assign(fit_value(value, variable.dtype, self.file, where))
                 self._take(key, index)
 
     def _take(self, key: str, index: int) -> None:
@@ -321,3 +444,54 @@ class DeferredRestore:
         if position >= len(values) or position in taken:
             return None
         return position
+
+
+def _at_path(root: Any, path: str) -> Any:
+    """The layer that `path` (as `walk_layers` spells it) leads to from `root`, or None.
+
+    Follows the path's components attribute by attribute, list position by position, so
+    checking a path costs its depth, not the size of the model.
+    """
+    node, parts, i = root, ([] if path == ROOT else path.split("/")), 0
+    while i < len(parts):
+        step = _child_at(node, parts, i)
+        if step is None:
+            return None
+        node, i = step
+    return node
+
+
+def _child_at(node: Any, parts: list[str], i: int) -> tuple[Any, int] | None:
+    """The child of `node` that ``parts[i:]`` starts with, and the index after it."""
+    from lamina.layers import Layer
+
+    for attr, value in getattr(node, "__dict__", {}).items():
+        if not isinstance(attr, str) or path_component(attr.lstrip("_")) != parts[i]:
+            continue
+        child: Any = None
+        if isinstance(value, Layer):
+            return value, i + 1
+        if i + 1 >= len(parts):
+            continue
+        key = parts[i + 1]
+        position = int(key) if key.isascii() and key.isdigit() else -1
+        if isinstance(value, (list, tuple)) and 0 <= position < len(value):
+            child = value[position]
+        elif isinstance(value, dict):
+            child = next((v for k, v in value.items() if path_component(k) == key), None)
+        if isinstance(child, Layer):
+            return child, i + 2
+    return None
+
+
+class _SavedValue:
+    """A held value as a variable initializer ``(shape, dtype) -> array``: the variable
+    passes the dtype it is created with, which the value must fit exactly."""
+
+    def __init__(self, value: np.ndarray, file: str, where: str) -> None:
+        self.value = value
+        self.file = file
+        self.where = where
+
+    def __call__(self, shape: Any, dtype: Any = None) -> np.ndarray:
+        return self.value if dtype is None else fit_value(self.value, dtype, self.file, self.where)
