@@ -139,6 +139,18 @@ def integration(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def keras(session: nox.Session) -> None:
+    """`.keras` and `.weights.h5` files to and from real Keras 3, both on JAX."""
+    install(session, *editable("core", "backend-jax", "saving"), *TEST_DEPS, "keras>=3.10", "jax")
+    session.run(
+        "pytest",
+        "packages/saving/tests/keras3",
+        *session.posargs,
+        env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"},
+    )
+
+
+@nox.session(default=False)
 def docs(session: nox.Session) -> None:
     """The user guide and API reference, built with strict warnings."""
     install(session, *editable("core", "saving"), "mkdocs-material", "mkdocstrings[python]")
@@ -166,5 +178,5 @@ def bench(session: nox.Session) -> None:
 def ci(session: nox.Session) -> None:
     """What CI runs: lint, types, the null tier, every backend's tests, integration, build."""
     sessions = ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS)]
-    for name in [*sessions, "integration", "build"]:
+    for name in [*sessions, "integration", "keras", "build"]:
         session.notify(name)

@@ -1,4 +1,4 @@
-"""Whole-model archives (``.lamina``, or ``.keras`` for code written for Keras 3).
+"""Whole-model archives (``.lamina``, and ``.keras`` in Keras 3's schema and layout).
 
 A zip of ``config.json`` (the model's config with its compile config),
 ``metadata.json`` (versions, backend, date), ``model.weights.h5`` (weights and
@@ -17,14 +17,23 @@ import os
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from lamina_saving._version import __version__
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import is_safe_component, walk_layers
-from lamina_saving.h5_store import WeightsReader, write_entries
+from lamina_saving.h5_store import write_entries
+from lamina_saving.keras3.config import from_keras, to_keras
+from lamina_saving.keras3.files import (
+    KERAS_VERSION,
+    KerasEntries,
+    LayoutReader,
+    to_lamina_entries,
+    write_weights,
+)
+from lamina_saving.keras3.layout import keras_objects
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, restore_model
 from lamina_saving.weights import model_entries
@@ -68,9 +77,12 @@ def save_model(
     import lamina
     from lamina.saving.serialization import serialize_lamina_object
 
-    config = json.dumps(serialize_lamina_object(model))
+    keras = path.endswith(".keras")  # Keras 3's config schema and weight layout
+    config = serialize_lamina_object(model)
+    config = json.dumps(to_keras(config) if keras else config)
     metadata = json.dumps(
         {
+            **({"keras_version": KERAS_VERSION} if keras else {}),
             "lamina_version": lamina.__version__,
             "lamina_saving_version": __version__,
             "backend": lamina.backend.backend(),
@@ -79,9 +91,12 @@ def save_model(
     )
     with tempfile.TemporaryDirectory() as work, atomic_path(path, overwrite) as tmp:
         weights = os.path.join(work, WEIGHTS)
-        write_entries(weights, model_entries(model))
+        if keras:
+            write_weights(weights, model)
+        else:
+            write_entries(weights, model_entries(model))
         assets = os.path.join(work, "assets")
-        _save_assets(model, assets)
+        _save_assets(model, assets, keras_objects(model) if keras else walk_layers(model))
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as z:
             z.writestr(METADATA, metadata)
             z.writestr(CONFIG, config)
@@ -92,8 +107,8 @@ def save_model(
                     z.write(full, ASSETS + os.path.relpath(full, assets).replace(os.sep, "/"))
 
 
-def _save_assets(model: Any, folder: str) -> None:
-    for path, layer in walk_layers(model):
+def _save_assets(model: Any, folder: str, objects: Iterable[tuple[str, Any]]) -> None:
+    for path, layer in objects:
         if hasattr(layer, "save_assets"):
             target = os.path.join(folder, *path.split("/"))
             os.makedirs(target, exist_ok=True)
@@ -136,7 +151,7 @@ class _Archive:
                 member = self.zip.open(WEIGHTS)
         except _ZIP_ERRORS as e:
             raise LaminaFileError(self.path, f"cannot open {WEIGHTS} ({e}).") from e
-        with member, WeightsReader(member, display, info.file_size) as reader:
+        with member, LayoutReader(member, display, info.file_size) as reader:
             yield reader.lazy()
 
 
@@ -235,11 +250,13 @@ def load_model(
         config = archive.read_json(CONFIG)
         if not isinstance(config, dict):
             raise LaminaFileError(path, f"{CONFIG} does not describe a model.")
+        if path.endswith(".keras"):
+            config = from_keras(config)
         if not compile:
             config = {k: v for k, v in config.items() if k != "compile_config"}
         with archive.weights() as entries:
             model = _build(archive, config, entries, custom_objects, safe_mode)
-            restore_model(model, entries, path, skip_mismatch=False)
+            restore_model(model, to_lamina_entries(model, entries, path), path, False)
     return model
 
 
@@ -260,7 +277,8 @@ def _build(
             model = deserialize_lamina_object(
                 config, custom_objects=custom_objects, safe_mode=safe_mode
             )
-        _load_assets(model, archive)
+        keras = isinstance(entries, KerasEntries)  # assets sit at the weights' object paths
+        _load_assets(model, archive, keras_objects(model) if keras else walk_layers(model))
     except ValueError as e:  # a refusal naming the config entry, or one of ours inside it
         cause: BaseException | None = e
         while cause is not None and not isinstance(cause, LaminaFileError):
@@ -275,8 +293,8 @@ def _build(
     return model
 
 
-def _load_assets(model: Any, archive: _Archive) -> None:
-    loaders = [(p, layer) for p, layer in walk_layers(model) if hasattr(layer, "load_assets")]
+def _load_assets(model: Any, archive: _Archive, objects: Iterable[tuple[str, Any]]) -> None:
+    loaders = [(p, layer) for p, layer in objects if hasattr(layer, "load_assets")]
     if not loaders:
         return
     with tempfile.TemporaryDirectory() as work:

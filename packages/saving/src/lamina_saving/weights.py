@@ -21,6 +21,7 @@ from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import is_safe_component, own_variables, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
+from lamina_saving.keras3.files import open_weights, to_lamina_entries, write_weights
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, RestoreStatus, group_of, restore_model
 
@@ -77,7 +78,7 @@ def save_weights(
     if max_shard_size is None:
         _check_suffix(filepath, (WEIGHTS_SUFFIX,), "save_weights")
         with atomic_path(filepath, overwrite) as tmp:
-            write_entries(tmp, model_entries(model), _file_attrs())
+            write_weights(tmp, model)  # Keras 3's layout, which Keras loads as well
         return
     _check_suffix(filepath, (INDEX_SUFFIX,), "save_weights with max_shard_size")
     if not isinstance(max_shard_size, (int, float)) or max_shard_size <= 0:
@@ -254,6 +255,8 @@ def load_weights(
         opened = open_archive_weights(filepath)
     else:
         _check_suffix(filepath, (WEIGHTS_SUFFIX, INDEX_SUFFIX), "load_weights")
-        opened = open_entries(filepath)
+        opened = open_weights(filepath, open_entries)  # Lamina's or Keras 3's layout
     with opened as entries:
-        return restore_model(model, entries, filepath, skip_mismatch)
+        return restore_model(
+            model, to_lamina_entries(model, entries, filepath), filepath, skip_mismatch
+        )

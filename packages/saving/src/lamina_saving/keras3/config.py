@@ -1,0 +1,242 @@
+"""Model configs in Keras 3's schema, to and from Lamina's.
+
+The two schemas share their shape (``module``, ``class_name``, ``config``,
+``registered_name``, ``build_config``, ``compile_config``); they differ in module names
+(``keras.layers`` or ``keras.src.layers.core.dense`` against ``lamina.layers``), in the
+marker of a functional graph's tensors (``__keras_tensor__`` with ``keras_history``), and
+in a few arguments one side has and the other does not. Translation is pure data: a
+module named in a file is mapped onto one of Lamina's namespaces by name, never imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+# Keras' namespaces that hold classes a model config names, by their path under `keras`;
+# the longest one that prefixes a file's module wins ("optimizers.schedules" before
+# "optimizers"). Anything else under `keras.` maps onto Lamina's top-level namespace.
+NAMESPACES = (
+    "layers",
+    "models",
+    "losses",
+    "metrics",
+    "optimizers.schedules",
+    "optimizers",
+    "initializers",
+    "regularizers",
+    "constraints",
+    "activations",
+    "dtype_policies",
+)
+
+# Where Keras 3 itself writes a built-in class that its public namespaces do not export.
+_KERAS_MODULE_OF = {"Functional": "keras.src.models.functional", "Sequential": "keras"}
+_KERAS_REGISTERED = {"Functional": "Functional"}
+
+_TENSOR = ("__lamina_tensor__", "history")
+_KERAS_TENSOR = ("__keras_tensor__", "keras_history")
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+# Arguments Keras 3.15 writes that Lamina's classes do not take, each with the test for
+# the values that mean "not used" (which are dropped). Any other value is refused: the
+# model would compute something else without it.
+KERAS_ONLY: dict[str, Any] = {
+    "quantization_config": lambda v: v is None,
+    "ragged": lambda v: v is False,
+    "input_axes": lambda v: v is None,
+    "output_axes": lambda v: v is None,
+    "renorm": lambda v: v is False,
+    "renorm_clipping": _always,  # only read when `renorm` is True
+    "renorm_momentum": _always,
+    "shared_object_id": _always,  # Keras' object-sharing bookkeeping
+}
+
+# Arguments Lamina writes that Keras 3.15's constructors of these classes reject, with
+# the values that mean "not used".
+LAMINA_ONLY: dict[str, Any] = {
+    "lora_rank": lambda v: v is None,
+    "lora_alpha": lambda v: v is None,
+}
+LAMINA_ONLY_BY_CLASS: dict[str, dict[str, Any]] = {
+    name: {"trainable": lambda v: v is True}
+    for name in ("SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")
+}
+
+
+def _lamina_module(module: str) -> str:
+    """``keras.layers`` / ``keras.src.layers.core.dense`` -> ``lamina.layers``."""
+    parts = module.split(".")[1:]
+    if parts[:1] == ["src"]:
+        parts = parts[1:]
+    for n in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:n])
+        if candidate in NAMESPACES:
+            return f"lamina.{candidate}"
+    return "lamina"
+
+
+def _is_keras_module(module: Any) -> bool:
+    return isinstance(module, str) and (module == "keras" or module.startswith("keras."))
+
+
+def _is_lamina_module(module: Any) -> bool:
+    return isinstance(module, str) and (module == "lamina" or module.startswith("lamina."))
+
+
+def _drop(config: dict[str, Any], unused: dict[str, Any], class_name: str) -> dict[str, Any]:
+    out = {}
+    for key, value in config.items():
+        if key in unused:
+            if not unused[key](value):
+                raise ValueError(
+                    f"{class_name} in this file sets `{key}={value!r}`, which the other "
+                    "framework's class does not support; the model cannot be moved "
+                    "without changing what it computes."
+                )
+            continue
+        out[key] = value
+    return out
+
+
+def _is_keras_op(entry: Any) -> bool:
+    module = entry.get("module") if isinstance(entry, dict) else None
+    return isinstance(module, str) and module.startswith(("keras.src.ops.", "keras.ops"))
+
+
+def _sources(structure: Any, mask_kwarg: bool = False) -> Iterator[tuple[str, bool]]:
+    """``(layer name, as a mask)`` for every tensor a node's args or kwargs refer to."""
+    if isinstance(structure, list):
+        for item in structure:
+            yield from _sources(item, mask_kwarg)
+    elif isinstance(structure, dict):
+        if structure.get("class_name") == _KERAS_TENSOR[0]:
+            history = (structure.get("config") or {}).get(_KERAS_TENSOR[1])
+            if isinstance(history, list) and history and isinstance(history[0], str):
+                yield history[0], mask_kwarg
+            return
+        for key, value in structure.items():
+            yield from _sources(value, mask_kwarg or key == "mask")
+
+
+def _without_mask_ops(graph: dict[str, Any]) -> dict[str, Any]:
+    """A Keras functional graph without the ops Keras records to compute masks.
+
+    Keras 3 records `compute_mask`'s ops (``keras.src.ops.numpy.NotEqual`` after an
+    ``Embedding(mask_zero=True)``) as graph nodes and passes their result as ``mask=``;
+    Lamina computes and passes the same masks itself, and its configs hold only layers.
+    Any other op in the graph is refused with the name of the op.
+    """
+    layers = graph.get("layers")
+    if not isinstance(layers, list):
+        return graph
+    ops = {e.get("name") for e in layers if _is_keras_op(e)}
+    if not ops:
+        return graph
+    uses: dict[str, set[tuple[str, bool]]] = {name: set() for name in ops}
+    for entry in layers:
+        for source, as_mask in _sources(entry.get("inbound_nodes", [])):
+            if source in uses:
+                uses[source].add((entry.get("name"), as_mask))
+    for source, _ in _sources([graph.get("output_layers")]):
+        if source in uses:
+            uses[source].add(("", False))
+    droppable = set(ops)
+    changed = True
+    while changed:  # an op stays droppable while it only feeds masks or droppable ops
+        changed = False
+        for name in list(droppable):
+            if any(not as_mask and user not in droppable for user, as_mask in uses[name]):
+                droppable.discard(name)
+                changed = True
+    kept = [e for e in layers if e.get("name") not in droppable]
+    refused = [e for e in kept if _is_keras_op(e)]
+    if refused:
+        entry = refused[0]
+        raise ValueError(
+            f"The Keras model calls the op `{entry.get('module')}.{entry.get('class_name')}` "
+            f"(node {entry.get('name')!r}) directly in its functional graph; Lamina's "
+            "functional configs hold only layers. Wrap the op in a layer in the Keras model."
+        )
+    return {**graph, "layers": [_drop_masks(e, droppable) for e in kept]}
+
+
+def _drop_masks(entry: dict[str, Any], droppable: set[Any]) -> dict[str, Any]:
+    nodes = []
+    for node in entry.get("inbound_nodes", []):
+        kwargs = node.get("kwargs") if isinstance(node, dict) else None
+        mask = kwargs.get("mask") if isinstance(kwargs, dict) else None
+        if isinstance(kwargs, dict) and any(s in droppable for s, _ in _sources(mask)):
+            node = {**node, "kwargs": {k: v for k, v in kwargs.items() if k != "mask"}}
+        nodes.append(node)
+    return {**entry, "inbound_nodes": nodes} if "inbound_nodes" in entry else entry
+
+
+def from_keras(config: Any) -> Any:
+    """A config written by Keras 3, rewritten in Lamina's schema (idempotent on Lamina's).
+
+    Raises:
+        ValueError: the config sets a Keras-only argument Lamina cannot honour (e.g.
+            ``renorm=True`` on `BatchNormalization`).
+    """
+    if isinstance(config, list):
+        return [from_keras(c) for c in config]
+    if not isinstance(config, dict):
+        return config
+    class_name = config.get("class_name")
+    if class_name == _KERAS_TENSOR[0] and isinstance(config.get("config"), dict):
+        inner = dict(config["config"])
+        inner[_TENSOR[1]] = inner.pop(_KERAS_TENSOR[1], inner.get(_TENSOR[1]))
+        return {"class_name": _TENSOR[0], "config": from_keras(inner)}
+    if not isinstance(class_name, str) or "config" not in config:
+        return {k: from_keras(v) for k, v in config.items() if k != "shared_object_id"}
+    out = {k: from_keras(v) for k, v in config.items() if k not in ("config", "shared_object_id")}
+    inner = config["config"]
+    if isinstance(inner, dict):
+        inner = _without_mask_ops(_drop(inner, KERAS_ONLY, class_name))
+    out["config"] = from_keras(inner)
+    if _is_keras_module(config.get("module")):
+        out["module"] = _lamina_module(config["module"])
+        if out.get("registered_name") is None:
+            out["registered_name"] = class_name
+    return out
+
+
+def to_keras(config: Any) -> Any:
+    """A config made by `serialize_lamina_object`, rewritten in Keras 3's schema.
+
+    Raises:
+        ValueError: the config sets a Lamina-only argument Keras 3 has no equivalent for.
+    """
+    if isinstance(config, list):
+        return [to_keras(c) for c in config]
+    if not isinstance(config, dict):
+        return config
+    class_name = config.get("class_name")
+    inner = config.get("config")
+    if class_name == "__tuple__" and isinstance(inner, dict):
+        return [to_keras(v) for v in inner.get("value", [])]  # Keras writes tuples as lists
+    if class_name == _TENSOR[0] and isinstance(inner, dict):
+        inner = dict(inner)
+        inner[_KERAS_TENSOR[1]] = inner.pop(_TENSOR[1], None)
+        return {"class_name": _KERAS_TENSOR[0], "config": to_keras(inner)}
+    if not isinstance(class_name, str) or "config" not in config:
+        return {k: to_keras(v) for k, v in config.items()}
+    out = {k: to_keras(v) for k, v in config.items() if k != "config"}
+    if isinstance(inner, dict) and _is_lamina_module(config.get("module")):
+        unused = {**LAMINA_ONLY, **LAMINA_ONLY_BY_CLASS.get(class_name, {})}
+        inner = _drop(inner, unused, class_name)
+    out["config"] = to_keras(inner)
+    module = config.get("module")
+    if _is_lamina_module(module):
+        assert isinstance(module, str)
+        default = "keras" if module in ("lamina", "lamina.dtype_policies") else "keras" + module[6:]
+        out["module"] = _KERAS_MODULE_OF.get(class_name, default)
+        if out.get("registered_name") in (class_name, None):
+            # Keras refuses a registered name on its own built-ins, but for Functional.
+            out["registered_name"] = _KERAS_REGISTERED.get(class_name)
+    return out
