@@ -130,3 +130,86 @@ def check_rank(op: str, x_shape: Shape, allowed: Sequence[int] | int, arg: str =
             f"`{op}`: argument `{arg}` must have rank in {tuple(allowed)}. "
             f"Received: {arg}.shape={tuple(x_shape)}"
         )
+
+
+def _is_int(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _dim_value(op: str, arg: str, shape: Any, d: Any) -> Any:
+    """One dim as an int where its value is known, else the scalar integer tensor itself."""
+    if d is None or _is_int(d):
+        return None if d is None else int(d)
+    from lamina.ops import dtypes
+
+    if isinstance(d, bool) or not hasattr(d, "dtype") or static_shape(d) != ():
+        raise TypeError(
+            f"`{op}`: argument `{arg}` must hold ints or scalar integer tensors. "
+            f"Received: {arg}={shape!r}"
+        )
+    if dtypes.dtype_of(d) not in dtypes.INTS:
+        raise TypeError(
+            f"`{op}`: argument `{arg}` must hold integers; one dim is a "
+            f"{dtypes.dtype_of(d)} tensor. Received: {arg}={shape!r}"
+        )
+    import operator
+
+    try:
+        return operator.index(d)
+    except Exception:  # a traced value (TF graph, symbolic dim): keep the tensor
+        return d
+
+
+def shape_arg(op: str, shape: Any, arg: str = "shape", *, minimum: int = 0) -> tuple[Any, ...]:
+    """`shape` (an int, a sequence of dims or a 1-D integer tensor) as a tuple of dims.
+
+    A dim comes back as a Python int (checked to be >= `minimum`), None (unknown, as in the
+    shape of a `SymbolicTensor`), or a scalar integer tensor whose value is not known while a
+    backend traces with unknown sizes, such as ``ops.shape(x)[0]`` inside a TensorFlow
+    `tf.function`. A tensor whose value is known becomes an int, so JAX, PyTorch and NumPy
+    only ever see ints here. `known_dims` and `require_known` take the result.
+
+    Raises:
+        TypeError: `shape` or one of its dims is not an integer.
+        ValueError: an int dim is below `minimum`.
+    """
+    if _is_int(shape):
+        items: Any = (shape,)
+    elif hasattr(shape, "shape") and hasattr(shape, "dtype"):
+        n = static_shape(shape)
+        if len(n) != 1 or n[0] is None:
+            raise TypeError(
+                f"`{op}`: argument `{arg}` must be a tuple of ints or a 1-D integer tensor of "
+                f"known length. Received: {arg} of shape {n}"
+            )
+        items = [shape[i] for i in range(n[0])]
+    else:
+        try:
+            items = tuple(shape)  # a tuple, list, torch.Size, tf.TensorShape...
+        except TypeError:
+            raise TypeError(
+                f"`{op}`: argument `{arg}` must be an int or a tuple of ints. "
+                f"Received: {arg}={shape!r}"
+            ) from None
+    dims = tuple(_dim_value(op, arg, shape, d) for d in items)
+    if any(isinstance(d, int) and d < minimum for d in dims):
+        bound = "must not be negative" if minimum == 0 else f"must be >= {minimum}"
+        raise ValueError(f"`{op}`: the dims of argument `{arg}` {bound}. Received: {arg}={shape!r}")
+    return dims
+
+
+def known_dims(dims: Sequence[Any]) -> Shape:
+    """`dims` from `shape_arg` with every dim whose value is unknown as None."""
+    return tuple(d if isinstance(d, int) else None for d in dims)
+
+
+def require_known(op: str, dims: tuple[Any, ...], arg: str = "shape") -> tuple[Any, ...]:
+    """`dims` unchanged, or ValueError if one is None (an eager call needs every size)."""
+    if any(d is None for d in dims):
+        raise ValueError(
+            f"`{op}`: argument `{arg}` has an unknown (None) dim; on tensors every dim must be "
+            f"an int or a scalar integer tensor. Received: {arg}={dims!r}"
+        )
+    return dims

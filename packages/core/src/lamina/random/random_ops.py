@@ -16,7 +16,13 @@ from lamina.backend.config import SETTINGS
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, float_dtype_of, to_tensor
-from lamina.ops.shapes import canonical_axis, static_shape
+from lamina.ops.shapes import (
+    canonical_axis,
+    known_dims,
+    require_known,
+    shape_arg,
+    static_shape,
+)
 from lamina.ops.symbolic import SymbolicTensor
 from lamina.random.seed_generator import SeedGenerator, _check_seed, draw_seed, is_seed_tensor
 
@@ -41,21 +47,15 @@ def _check_seed_arg(where: str, seed: Any) -> None:
     _check_seed(where, seed)
 
 
-def _shape(where: str, shape: Any) -> tuple[int, ...]:
-    dims = (shape,) if isinstance(shape, numbers.Integral) else shape
+def _shape(where: str, shape: Any) -> tuple[Any, ...]:
+    """`shape` as non-negative int dims; scalar integer tensors where sizes are traced."""
     try:
-        out = tuple(dims)
-    except TypeError:
-        out = None
-    if out is None or not all(
-        isinstance(d, numbers.Integral) and not isinstance(d, bool) and operator.index(d) >= 0
-        for d in out
-    ):
+        return require_known(where, shape_arg(where, shape))
+    except (TypeError, ValueError):
         raise ValueError(
-            f"`{where}`: argument `shape` must be a tuple of non-negative ints. "
-            f"Received: shape={shape!r}"
-        )
-    return tuple(operator.index(d) for d in out)
+            f"`{where}`: argument `shape` must be a tuple of non-negative ints (or scalar "
+            f"integer tensors, such as `ops.shape(x)[0]`). Received: shape={shape!r}"
+        ) from None
 
 
 def _dtype(where: str, dtype: Any, kinds: tuple[str, ...], default: str, what: str) -> str:
@@ -226,24 +226,32 @@ def binomial(
 
 
 # --- ops on tensors (symbolic-aware) --------------------------------------------------------
-def _noise_shape(where: str, noise_shape: Any, shape: tuple[int | None, ...]) -> tuple[Any, ...]:
-    """`noise_shape` with None dims taken from `shape`, checked to broadcast to it."""
+def _noise_shape(where: str, noise_shape: Any, shape: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`noise_shape` with None dims taken from `shape`, checked to broadcast to it.
+
+    `shape` holds ints, None (unknown) or, while a backend traces with unknown sizes, scalar
+    tensors; so may `noise_shape`. Only dims known on both sides are compared.
+    """
     if noise_shape is None:
         return shape
-    dims = tuple(noise_shape) if isinstance(noise_shape, (tuple, list)) else None
-    if dims is None or len(dims) != len(shape):
+    if not isinstance(noise_shape, (tuple, list)) or len(noise_shape) != len(shape):
         raise ValueError(
             f"`{where}`: argument `noise_shape` must be a tuple of the inputs' rank "
             f"{len(shape)}. Received: noise_shape={noise_shape!r}"
         )
-    out = tuple(s if d is None else d for d, s in zip(dims, shape, strict=True))
-    for d, s in zip(out, shape, strict=True):
-        if d is not None and (not isinstance(d, int) or (d != 1 and s is not None and d != s)):
-            raise ValueError(
-                f"`{where}`: argument `noise_shape` must broadcast to the inputs' shape "
-                f"{shape}. Received: noise_shape={noise_shape!r}"
-            )
-    return out
+    try:
+        dims = shape_arg(where, noise_shape, "noise_shape")
+    except (TypeError, ValueError):
+        dims = None
+    if dims is None or any(
+        isinstance(d, int) and isinstance(s, int) and d not in (1, s)
+        for d, s in zip(dims, shape, strict=True)
+    ):
+        raise ValueError(
+            f"`{where}`: argument `noise_shape` must broadcast to the inputs' shape "
+            f"{known_dims(shape)}. Received: noise_shape={noise_shape!r}"
+        )
+    return tuple(s if d is None else d for d, s in zip(dims, shape, strict=True))
 
 
 class Dropout(Op):
@@ -269,9 +277,11 @@ class Dropout(Op):
 
     def call(self, inputs: Any) -> Any:
         x = to_tensor(inputs, float_dtype_of(inputs))
-        noise = _noise_shape("dropout", self.noise_shape, static_shape(x))
+        # The dynamic shape: where sizes are traced (tf.function), unknown dims are tensors.
+        shape = tuple(backend().core.shape(x))
+        noise = require_known("dropout", _noise_shape("dropout", self.noise_shape, shape))
         seed = draw_seed("dropout", self.seed)
-        return backend().random.dropout(x, self.rate, tuple(int(d) for d in noise), seed)
+        return backend().random.dropout(x, self.rate, noise, seed)
 
 
 def dropout(inputs: Any, rate: float, noise_shape: Any = None, seed: Any = None) -> Any:

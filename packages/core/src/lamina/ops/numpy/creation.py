@@ -11,7 +11,14 @@ import numpy as np
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, to_tensor
-from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
+from lamina.ops.shapes import (
+    broadcast_shapes,
+    canonical_axis,
+    known_dims,
+    require_known,
+    shape_arg,
+    static_shape,
+)
 from lamina.ops.symbolic import SymbolicTensor
 
 __all__ = [
@@ -41,20 +48,9 @@ __all__ = [
 ]
 
 
-def _shape_arg(op: str, shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, int):
-        shape = (shape,)
-    try:
-        dims = tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise TypeError(
-            f"`{op}`: argument `shape` must be an int or a tuple of ints. Received: shape={shape!r}"
-        ) from None
-    if any(d < 0 for d in dims):
-        raise ValueError(
-            f"`{op}`: argument `shape` must not be negative. Received: shape={shape!r}"
-        )
-    return dims
+def _shape_arg(op: str, shape: Any) -> tuple[Any, ...]:
+    """Non-negative int dims, or scalar integer tensors where a backend traces sizes."""
+    return require_known(op, shape_arg(op, shape))
 
 
 def _int_arg(op: str, arg: str, value: Any, minimum: int | None = 0) -> int:
@@ -129,12 +125,13 @@ class Full(Op):
         self.shape = _shape_arg(self.op_name, shape)
         self.dtype = _dtype_arg(self.op_name, dtype)
 
-    def _spec(self, fill_value: Any) -> tuple[tuple[int, ...], str]:
-        broadcast_shapes(self.op_name, static_shape(fill_value), self.shape)
+    def _spec(self, fill_value: Any) -> tuple[tuple[Any, ...], str]:
+        broadcast_shapes(self.op_name, static_shape(fill_value), known_dims(self.shape))
         return self.shape, self.dtype or dtypes.dtype_of(fill_value)
 
     def compute_output_spec(self, fill_value: Any) -> SymbolicTensor:
-        return SymbolicTensor(*self._spec(fill_value))
+        shape, dtype = self._spec(fill_value)
+        return SymbolicTensor(known_dims(shape), dtype)
 
     def call(self, fill_value: Any) -> Any:
         shape, dtype = self._spec(fill_value)

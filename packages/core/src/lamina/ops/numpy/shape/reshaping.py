@@ -11,7 +11,14 @@ from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.dtypes import dtype_of
 from lamina.ops.numpy.shape._util import as_tensor, axes_tuple, int_tuple, size_of
-from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
+from lamina.ops.shapes import (
+    broadcast_shapes,
+    canonical_axis,
+    known_dims,
+    require_known,
+    shape_arg,
+    static_shape,
+)
 from lamina.ops.symbolic import SymbolicTensor
 
 __all__ = [
@@ -34,59 +41,71 @@ __all__ = [
 ]
 
 
-def _reshaped(op: str, shape: tuple[int | None, ...], newshape: Any) -> tuple[int | None, ...]:
-    """`newshape` with its -1 resolved where the input's size is known."""
-    if isinstance(newshape, int):
-        newshape = (newshape,)
+def _target(op: str, newshape: Any) -> tuple[Any, ...]:
+    """`newshape` as dims: ints (at most one -1), None, or scalar integer tensors."""
     try:
-        target = tuple(int(d) for d in newshape)
+        target = shape_arg(op, newshape, "newshape", minimum=-1)
     except (TypeError, ValueError):
-        raise TypeError(
-            f"`{op}`: argument `newshape` must be a tuple of ints. Received: newshape={newshape!r}"
-        ) from None
-    if target.count(-1) > 1 or any(d < -1 for d in target):
+        target = None
+    if target is None or sum(d == -1 for d in target if isinstance(d, int)) > 1:
         raise ValueError(
-            f"`{op}`: argument `newshape` may contain at most one -1 and no other negative "
-            f"dims. Received: newshape={newshape!r}"
-        )
-    if None in shape:
-        return tuple(None if d == -1 else d for d in target)
-    size = math.prod(d for d in shape if d is not None)
-    known = math.prod(d for d in target if d != -1)
-    if -1 in target:
-        if known == 0 or size % known:
-            raise ValueError(
-                f"`{op}`: cannot reshape a tensor of shape {shape} (size {size}) into {newshape!r}."
-            )
-        return tuple(size // known if d == -1 else d for d in target)
-    if known != size:
-        raise ValueError(
-            f"`{op}`: cannot reshape a tensor of shape {shape} (size {size}) into "
-            f"{newshape!r} (size {known})."
+            f"`{op}`: argument `newshape` must be a tuple of ints (or scalar integer tensors) "
+            f"with at most one -1 and no other negative dims. Received: newshape={newshape!r}"
         )
     return target
 
 
-def _native_shape(shape: tuple[int | None, ...]) -> tuple[int, ...]:
+def _reshaped(op: str, shape: tuple[int | None, ...], target: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`target` with its -1 resolved where the sizes are known (other dims unchanged)."""
+    known = known_dims(target)
+    if None in shape or None in known:
+        return target
+    size = math.prod(d for d in shape if d is not None)
+    rest = math.prod(d for d in known if d is not None and d != -1)
+    if -1 in known:
+        if rest == 0 or size % rest:
+            raise ValueError(
+                f"`{op}`: cannot reshape a tensor of shape {shape} (size {size}) into {target!r}."
+            )
+        return tuple(size // rest if d == -1 else d for d in known)
+    if rest != size:
+        raise ValueError(
+            f"`{op}`: cannot reshape a tensor of shape {shape} (size {size}) into "
+            f"{target!r} (size {rest})."
+        )
+    return known
+
+
+def _native_shape(shape: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(-1 if d is None else d for d in shape)
 
 
 class Reshape(Op):
     def __init__(self, newshape: Any, name: str | None = None) -> None:
         super().__init__(name=name)
-        self.newshape = newshape
+        self.newshape = _target(self.op_name, newshape)
 
     def compute_output_spec(self, x: Any) -> SymbolicTensor:
-        return SymbolicTensor(_reshaped(self.op_name, static_shape(x), self.newshape), dtype_of(x))
+        target = _reshaped(self.op_name, static_shape(x), self.newshape)
+        out = tuple(None if d == -1 else d for d in known_dims(target))
+        return SymbolicTensor(out, dtype_of(x))
 
     def call(self, x: Any) -> Any:
         x = as_tensor(self.op_name, x)
         target = _reshaped(self.op_name, static_shape(x), self.newshape)
+        if sum(d is None or (isinstance(d, int) and d == -1) for d in target) > 1:
+            raise ValueError(
+                f"`{self.op_name}`: argument `newshape` has more than one unknown dim (None "
+                f"or -1). Received: newshape={self.newshape!r}"
+            )
         return backend().numpy.reshape(x, _native_shape(target))
 
 
 def reshape(x: Any, newshape: Any) -> Any:
     """Give `x` a new shape with the same number of elements; one dim may be -1.
+
+    Dims may be scalar integer tensors, such as ``ops.shape(x)[0]`` where the batch size is
+    only known when the step runs (a TensorFlow `tf.function`).
 
     Example:
         >>> lamina.ops.reshape(np.arange(6), (2, -1)).shape  # (2, 3)
@@ -111,26 +130,25 @@ def ravel(x: Any) -> Any:
 class BroadcastTo(Op):
     def __init__(self, shape: Any, name: str | None = None) -> None:
         super().__init__(name=name)
-        self.shape = int_tuple(self.op_name, "shape", shape)
-        if any(d < 0 for d in self.shape):
-            raise ValueError(
-                f"`{self.op_name}`: argument `shape` must not be negative. "
-                f"Received: shape={shape!r}"
-            )
+        self.shape = shape_arg(self.op_name, shape)
 
     def compute_output_spec(self, x: Any) -> SymbolicTensor:
         x_shape = static_shape(x)
-        out = broadcast_shapes(self.op_name, x_shape, self.shape)
-        if len(x_shape) > len(self.shape) or out != self.shape:
+        target = known_dims(self.shape)
+        out = broadcast_shapes(self.op_name, x_shape, target)
+        if len(x_shape) > len(target) or any(
+            t is not None and o != t for o, t in zip(out, target, strict=True)
+        ):
             raise ValueError(
                 f"`{self.op_name}`: a tensor of shape {x_shape} cannot be broadcast to "
-                f"{self.shape}."
+                f"{target}."
             )
-        return SymbolicTensor(self.shape, dtype_of(x))
+        return SymbolicTensor(out, dtype_of(x))
 
     def call(self, x: Any) -> Any:
         self.compute_output_spec(x)
-        return backend().numpy.broadcast_to(to_tensor(x), self.shape)
+        shape = require_known(self.op_name, self.shape)
+        return backend().numpy.broadcast_to(to_tensor(x), shape)
 
 
 def broadcast_to(x: Any, shape: Any) -> Any:

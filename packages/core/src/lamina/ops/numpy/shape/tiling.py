@@ -11,7 +11,7 @@ from lamina.ops.base import Op
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.dtypes import dtype_of
 from lamina.ops.numpy.shape._util import as_tensor, int_tuple, size_of
-from lamina.ops.shapes import canonical_axis, static_shape
+from lamina.ops.shapes import canonical_axis, known_dims, require_known, shape_arg, static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
 __all__ = ["pad", "repeat", "tile"]
@@ -20,21 +20,20 @@ __all__ = ["pad", "repeat", "tile"]
 class Tile(Op):
     def __init__(self, repeats: Any, name: str | None = None) -> None:
         super().__init__(name=name)
-        self.repeats = int_tuple(self.op_name, "repeats", repeats)
-        if any(r < 0 for r in self.repeats):
-            raise ValueError(
-                f"`{self.op_name}`: argument `repeats` must not be negative. "
-                f"Received: repeats={repeats!r}"
-            )
+        self.repeats = require_known(
+            self.op_name, shape_arg(self.op_name, repeats, "repeats"), "repeats"
+        )
 
-    def _reps(self, ndim: int) -> tuple[int, ...]:
+    def _reps(self, ndim: int) -> tuple[Any, ...]:
         return (1,) * (ndim - len(self.repeats)) + self.repeats
 
     def compute_output_spec(self, x: Any) -> SymbolicTensor:
         shape = static_shape(x)
         shape = (1,) * (len(self.repeats) - len(shape)) + shape
-        reps = self._reps(len(shape))
-        out = tuple(None if d is None else d * r for d, r in zip(shape, reps, strict=True))
+        reps = known_dims(self._reps(len(shape)))
+        out = tuple(
+            None if d is None or r is None else d * r for d, r in zip(shape, reps, strict=True)
+        )
         return SymbolicTensor(out, dtype_of(x))
 
     def call(self, x: Any) -> Any:
