@@ -4,9 +4,12 @@ from lamina.backend import Backend, Capability
 from lamina.backend.module_backend import ModuleBackend
 from lamina_tensorflow import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_tensorflow._version import __version__ as __version__
+from lamina_tensorflow.autograph import skip_lamina_in_autograph
 from lamina_tensorflow.layer import TensorflowLayerMixin
 from lamina_tensorflow.trainer import TensorflowTrainer
 from lamina_tensorflow.variable import TensorflowVariable
+
+skip_lamina_in_autograph()
 
 backend: Backend = ModuleBackend(
     name="tensorflow",
