@@ -7,6 +7,7 @@ import pytest
 
 import lamina
 from lamina import ops
+from lamina.backend import Capability
 from lamina.layers import Layer
 from lamina.testing import check_layer
 
@@ -215,3 +216,53 @@ def test_not_built_after_instantiation_fails_when_required():
 def test_missing_shape_and_data_is_a_value_error():
     with pytest.raises(ValueError, match="input_shape"):
         check_layer(Affine, {})
+
+
+# --- the fit check: the layer in a model, through the backend's own compiled steps -------
+
+
+class StaticBatchReshape(Affine):
+    """Reads the batch size as a Python value: unknown (None) in a TF step's retrace."""
+
+    def call(self, x, training=None):
+        return ops.reshape(x * self.scale, (x.shape[0], -1))
+
+
+class UnusedWeight(Affine):
+    """Has a trainable weight its output never depends on: fit cannot train it."""
+
+    def call(self, x, training=None):
+        return x + 1.0
+
+
+class ArgMax(Layer):
+    """Integer outputs: no loss can train through them."""
+
+    def call(self, x):
+        return ops.argmax(x, axis=-1)
+
+
+def test_python_batch_size_fails_the_fit_check_where_the_batch_is_traced():
+    if lamina.backend.backend() == "tensorflow":
+        with pytest.raises(AssertionError, match=r"check_layer\(StaticBatchReshape\) \[fit"):
+            check_layer(StaticBatchReshape, {}, (2, 4))
+    else:  # JAX, torch and NumPy see the batch size as an int in every step
+        check_layer(StaticBatchReshape, {}, (2, 4))
+    check_layer(StaticBatchReshape, {}, (2, 4), skip_fit_check="reads x.shape[0] in Python")
+
+
+@pytest.mark.requires(Capability.TRAINING)
+def test_a_weight_fit_cannot_train_fails():
+    with pytest.raises(AssertionError, match=r"\[fit.*changed none of the layer's trainable"):
+        check_layer(UnusedWeight, {}, (2, 4))
+
+
+def test_integer_outputs_need_an_explicit_reason():
+    with pytest.raises(AssertionError, match=r"\[fit.*skip_fit_check"):
+        check_layer(ArgMax, {}, (2, 4), run_training_check=False)
+    check_layer(ArgMax, {}, (2, 4), skip_fit_check="integer outputs")
+
+
+def test_skip_fit_check_needs_a_reason():
+    with pytest.raises(ValueError, match="skip_fit_check"):
+        check_layer(Affine, {}, (2, 4), skip_fit_check="  ")

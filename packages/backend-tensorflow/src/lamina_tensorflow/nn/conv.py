@@ -132,22 +132,29 @@ def conv_transpose(
     return _from_last(y, data_format)
 
 
+def _pool(x: Tensor, pool_size: Ints, kind: str, strides: Ints) -> Tensor:
+    """`tf.nn.pool` without padding; 3D float16 pools in float32 (TF has no CPU kernel)."""
+    if len(pool_size) == 3 and x.dtype == tf.float16:
+        return tf.cast(_pool(tf.cast(x, tf.float32), pool_size, kind, strides), tf.float16)
+    return tf.nn.pool(x, pool_size, kind, strides, "VALID")
+
+
 def max_pool(
     inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
 ) -> Tensor:
     x = _pad(_to_last(inputs, data_format), padding, -np.inf)
-    return _from_last(tf.nn.pool(x, pool_size, "MAX", strides, "VALID"), data_format)
+    return _from_last(_pool(x, pool_size, "MAX", strides), data_format)
 
 
 def average_pool(
     inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
 ) -> Tensor:
     x = _to_last(inputs, data_format)
-    total = tf.nn.pool(_pad(x, padding), pool_size, "AVG", strides, "VALID")
+    total = _pool(_pad(x, padding), pool_size, "AVG", strides)
     if any(p for pair in padding for p in pair):
         # Padded cells must not count: divide by the mean of a padded mask of ones.
         ones = tf.ones((1, *x.shape[1:-1], 1), x.dtype)
-        total = total / tf.nn.pool(_pad(ones, padding), pool_size, "AVG", strides, "VALID")
+        total = total / _pool(_pad(ones, padding), pool_size, "AVG", strides)
     return _from_last(total, data_format)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from lamina import tree
 from lamina.ops import dtypes
+from lamina.testing.layer_fit import check_fit
 from lamina.testing.numerics import tolerance
 
 ShapeLike = Any
@@ -184,6 +185,7 @@ def check_layer(
     run_mixed_precision_check: bool = True,
     custom_objects: dict[str, Any] | None = None,
     assert_built_after_instantiation: bool = False,
+    skip_fit_check: str | None = None,
 ) -> Any:
     """Run the shared layer contract on the current backend.
 
@@ -205,14 +207,25 @@ def check_layer(
         run_mixed_precision_check: also build with ``dtype="mixed_float16"``.
         custom_objects: extra names for deserializing configs.
         assert_built_after_instantiation: the layer must be built by its constructor.
+        skip_fit_check: leave out the fit check (the layer in a model through `compile`,
+            `fit`, `evaluate` and `predict` with the backend's own compiled steps), giving
+            the reason; only for a layer that cannot sit in a model as it is.
 
     Returns:
         The layer built and called by the eager check, for further assertions.
 
     Raises:
         AssertionError: a check failed; the message names the class and the check.
-        ValueError: neither `input_shape` nor `input_data` was given.
+        ValueError: neither `input_shape` nor `input_data` was given, or
+            `skip_fit_check` is given without a reason.
     """
+    if skip_fit_check is not None and not (
+        isinstance(skip_fit_check, str) and skip_fit_check.strip()
+    ):
+        raise ValueError(
+            "check_layer: argument `skip_fit_check` must be a reason (a non-empty string) or "
+            f"None. Received: skip_fit_check={skip_fit_check!r}"
+        )
     if input_shape is None and input_data is None:
         raise ValueError(
             "check_layer needs `input_shape` or `input_data`. "
@@ -235,6 +248,7 @@ def check_layer(
             run_mixed_precision_check,
             custom_objects,
             assert_built_after_instantiation,
+            skip_fit_check is None,
         )
 
 
@@ -262,6 +276,7 @@ def _run_checks(
     run_mixed_precision_check: bool,
     custom_objects: dict[str, Any] | None,
     assert_built_after_instantiation: bool,
+    run_fit_check: bool,
 ) -> Any:
     c = _Check(layer_cls)
     if input_data is None:
@@ -305,6 +320,13 @@ def _run_checks(
             _check_masking(c, layer, input_data, output)
     if run_mixed_precision_check:
         _check_mixed_precision(c, layer_cls, init_kwargs, input_data, output)
+    if run_fit_check:
+        check_fit(
+            c,
+            lambda: _new_layer(layer_cls, init_kwargs),
+            lambda: _symbolic_inputs(input_shape, input_dtype),
+            input_data,
+        )
     return layer
 
 
