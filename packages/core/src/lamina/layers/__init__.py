@@ -5,6 +5,7 @@ Each family lives in its own subpackage; this namespace flattens them as Keras 3
 
 import lamina.layers.convolutional as _convolutional
 import lamina.layers.core as _core
+import lamina.layers.interop as _interop
 import lamina.layers.merging as _merging
 import lamina.layers.normalization as _normalization
 import lamina.layers.pooling as _pooling
@@ -16,6 +17,7 @@ from lamina.layers.core import *
 from lamina.layers.input_layer import Input as Input
 from lamina.layers.input_layer import InputLayer as InputLayer
 from lamina.layers.input_spec import InputSpec as InputSpec
+from lamina.layers.interop import *
 from lamina.layers.layer import Layer as Layer
 from lamina.layers.merging import *
 from lamina.layers.normalization import *
@@ -28,6 +30,7 @@ from lamina.layers.reshaping import *
 __all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer"]
 __all__ += _convolutional.__all__
 __all__ += _core.__all__
+__all__ += _interop.__all__
 __all__ += _merging.__all__
 __all__ += _normalization.__all__
 __all__ += _pooling.__all__
