@@ -15,7 +15,7 @@ ROOT = pathlib.Path(__file__).parent
 CONSTRAINTS = str(ROOT / "constraints.txt")
 BACKENDS = ["numpy", "jax", "torch", "tensorflow"]
 PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
-TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3"]
+TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3"]
 
 nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "integration", "build"]
 nox.options.reuse_existing_virtualenvs = True
