@@ -47,7 +47,8 @@ def fit_value(value: np.ndarray, dtype: Any, file: str, where: str) -> np.ndarra
 
     Into an integer or bool variable only exact, in-range whole numbers go (NumPy would
     turn NaN or 1e30 into INT64_MIN silently); into a float variable, no finite value
-    may overflow to infinity and no complex value may lose an imaginary part.
+    may overflow to infinity, no integer may be rounded and no complex value may lose an
+    imaginary part. Floats may narrow (float64 into float32), as in Keras.
     """
     target = _numpy_dtype(dtype)
     if target is None or value.dtype == target:
@@ -57,15 +58,20 @@ def fit_value(value: np.ndarray, dtype: Any, file: str, where: str) -> np.ndarra
     if value.dtype.kind == "c" and target.kind != "c":
         if np.any(value.imag != 0):
             raise LaminaFileError(
-                file, f"{where}: complex values do not fit a {target} variable."
+                file, f"{where}: complex values do not fit the variable's dtype {target}."
             )
         value = value.real
     if target.kind in "iub":
         _check_whole(value, target, file, where)
         return value.astype(target)
-    cast = value.astype(target)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked just below
+        cast = value.astype(target)
     if value.dtype.kind in "fc" and np.any(np.isfinite(value) & ~np.isfinite(cast)):
-        raise LaminaFileError(file, f"{where}: values overflow a {target} variable.")
+        raise LaminaFileError(file, f"{where}: values overflow the variable's dtype {target}.")
+    if value.dtype.kind in "biu" and not np.array_equal(cast.astype(value.dtype), value):
+        raise LaminaFileError(
+            file, f"{where}: integers too large for the variable's dtype {target} to hold."
+        )
     return cast
 
 
@@ -81,11 +87,11 @@ def _check_whole(value: np.ndarray, target: np.dtype[Any], file: str, where: str
     if value.dtype.kind == "f":
         if not np.all(np.isfinite(value)):
             raise LaminaFileError(
-                file, f"{where}: NaN or infinite values do not fit a {target} variable."
+                file, f"{where}: NaN or infinite values do not fit the variable's dtype {target}."
             )
         if np.any(value != np.trunc(value)):
             raise LaminaFileError(
-                file, f"{where}: fractional values do not fit a {target} variable."
+                file, f"{where}: fractional values do not fit the variable's dtype {target}."
             )
         # Compare against powers of two, which floats hold exactly (INT64_MAX they don't).
         lowest, highest = float(value.min()), float(value.max())
@@ -95,8 +101,8 @@ def _check_whole(value: np.ndarray, target: np.dtype[Any], file: str, where: str
     if not fits:
         raise LaminaFileError(
             file,
-            f"{where}: values from {value.min()} to {value.max()} do not fit a {target} "
-            f"variable (range {low} to {high}).",
+            f"{where}: values from {value.min()} to {value.max()} do not fit the variable's "
+            f"dtype {target} (range {low} to {high}).",
         )
 
 
