@@ -150,3 +150,40 @@ def test_user_tf_function_over_a_model_with_unknown_batch():
     f = _unknown_batch(lambda x: model(x, training=False), 8)
     x = RNG.random((5, 8)).astype("float32")
     np.testing.assert_allclose(f(x).numpy(), model.predict(x, verbose=0), rtol=1e-6)
+
+
+IMAGES = RNG.random((3, 6, 8, 2)).astype("float32")
+
+
+CROP_AND_PAD = {
+    "crop": lambda x: ops.image.crop_images(x, 1, 2, target_height=3, target_width=4),
+    "crop-from-end": lambda x: ops.image.crop_images(
+        x, bottom_cropping=1, right_cropping=2, target_height=3, target_width=4
+    ),
+    "pad": lambda x: ops.image.pad_images(x, 1, 2, target_height=9, target_width=12),
+    "pad-from-end": lambda x: ops.image.pad_images(
+        x, bottom_padding=2, right_padding=1, target_height=9, target_width=12
+    ),
+}
+RESIZE = {
+    "resize-crop": lambda x: ops.image.resize(x, (4, 4), crop_to_aspect_ratio=True),
+    "resize-pad": lambda x: ops.image.resize(x, (4, 4), pad_to_aspect_ratio=True),
+}
+CASES = [(name, fn, (6, 8, 2)) for name, fn in {**CROP_AND_PAD, **RESIZE}.items()] + [
+    (f"{name}-unknown-size", fn, (None, None, 2)) for name, fn in CROP_AND_PAD.items()
+]
+
+
+@pytest.mark.parametrize(("fn", "trailing"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_image_crop_and_pad_with_unknown_sizes(fn, trailing):
+    f = tf.function(fn, input_signature=[tf.TensorSpec((None, *trailing), tf.float32)])
+    np.testing.assert_allclose(f(IMAGES).numpy(), np.asarray(fn(IMAGES)), rtol=1e-6)
+
+
+def test_resize_refuses_unknown_heights_and_widths():
+    f = tf.function(
+        lambda x: ops.image.resize(x, (4, 4)),
+        input_signature=[tf.TensorSpec((None, None, None, 2), tf.float32)],
+    )
+    with pytest.raises(ValueError, match="height and width of `images` must be known"):
+        f(IMAGES)

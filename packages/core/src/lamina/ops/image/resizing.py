@@ -120,14 +120,30 @@ class _PadCrop(Op):
         shape = image_shape(self.op_name, images)
         axes, plan = self._plan(shape)
         x = to_tensor(images)
+        # Sizes unknown while the backend traces (a TF batch dim) are scalar tensors here.
+        dims = tuple(backend().core.shape(x))
+        sign = 1 if self.kind == "pad" else -1
+        edges = []
+        for axis, given, (bef, aft, out) in zip(
+            axes, (self.args[:3], self.args[3:]), plan, strict=True
+        ):
+            if bef is None:  # the target was given for a size known only when the step runs
+                before, after, target = given
+                rest = sign * (target - dims[axis])
+                bef = rest - after if before is None else before
+                aft = rest - bef if after is None else after
+                out = target
+            edges.append((axis, bef, aft, out))
         if self.kind == "pad":
-            pads = [(0, 0)] * len(shape)
-            for axis, (bef, aft, _) in zip(axes, plan, strict=True):
-                pads[axis] = (int(bef or 0), int(aft or 0))
+            pads: list[tuple[Any, Any]] = [(0, 0)] * len(shape)
+            for axis, bef, aft, _ in edges:
+                pads[axis] = (bef, aft)
             return backend().image.pad(x, tuple(pads), "constant", 0.0)
-        begin, size = [0] * len(shape), [int(d or 0) for d in shape]
-        for axis, (bef, _, out) in zip(axes, plan, strict=True):
-            begin[axis], size[axis] = int(bef or 0), int(out or 0)
+        begin: list[Any] = [0] * len(shape)
+        size: list[Any] = list(dims)
+        for axis, bef, aft, out in edges:
+            begin[axis] = bef
+            size[axis] = dims[axis] - bef - aft if out is None else out
         return backend().image.crop(x, tuple(begin), tuple(size))
 
 
@@ -223,12 +239,18 @@ class Resize(Op):
         x, dtype = float_input(self.op_name, images)
         shape = static_shape(x)
         axes = spatial_axes(len(shape), self.data_format == "channels_first")
+        if any(shape[a] is None for a in axes):
+            raise ValueError(
+                f"`{self.op_name}`: the height and width of `images` must be known (the "
+                f"resampling weights are built for them). Received: images.shape={shape}"
+            )
         h, w = (int(shape[a] or 0) for a in axes)
         th, tw = self.size
         if self.crop:
             ch = max(min(h, int(w * th / tw)), 1)
             cw = max(min(w, int(h * tw / th)), 1)
-            begin, size = [0] * len(shape), [int(d or 0) for d in shape]
+            begin: list[Any] = [0] * len(shape)
+            size: list[Any] = list(backend().core.shape(x))  # a traced batch dim: a tensor
             begin[axes[0]], begin[axes[1]] = (h - ch) // 2, (w - cw) // 2
             size[axes[0]], size[axes[1]] = ch, cw
             x, h, w = backend().image.crop(x, tuple(begin), tuple(size)), ch, cw
