@@ -5,6 +5,7 @@ from __future__ import annotations
 import pathlib
 import zipfile
 
+import h5py
 import numpy as np
 import pytest
 
@@ -93,3 +94,35 @@ def test_a_child_that_dies_is_reported_as_a_crash(tmp_path, monkeypatch):
         lamina.saving.load_model(path)
     monkeypatch.undo()
     lamina.saving.load_model(path)
+
+
+def test_an_error_in_the_walk_is_a_failure_and_the_child_serves_on(tmp_path):
+    path, _ = _archive(tmp_path)
+    lamina.saving.load_model(path)
+    child = probe_module._WALKER._process
+    garbage = tmp_path / "garbage.weights.h5"
+    garbage.write_bytes(b"\x89HDF\r\n\x1a\n" + bytes(200))  # a signature, then nothing
+    with pytest.raises(LaminaFileError, match=r"garbage\.weights\.h5.*metadata failed"):
+        probe_module.probe(str(garbage))
+    assert probe_module._WALKER._process is child  # an answer, not a crash: same child
+    lamina.saving.load_model(path)
+
+
+def test_the_walk_is_bounded_in_objects_and_depth(tmp_path, monkeypatch):
+    wide = tmp_path / "wide.h5"
+    with h5py.File(wide, "w") as f:
+        for i in range(30):
+            f.create_group(f"g{i}")
+    deep = tmp_path / "deep.h5"
+    with h5py.File(deep, "w") as f:
+        f.create_group("/".join(["g"] * 30))
+    probe_module._WALKER.stop()  # the limits go to the next child on its command line
+    monkeypatch.setattr(probe_module, "MAX_OBJECTS", 20)
+    monkeypatch.setattr(probe_module, "MAX_DEPTH", 20)
+    try:
+        with pytest.raises(LaminaFileError, match="more than 20 groups and datasets"):
+            probe_module.probe(str(wide))
+        with pytest.raises(LaminaFileError, match="deeper than 20"):
+            probe_module.probe(str(deep))
+    finally:
+        probe_module._WALKER.stop()
