@@ -10,6 +10,7 @@ import tensorflow as tf
 
 import lamina
 from lamina import layers
+from lamina_tensorflow.autograph import PACKAGES, skip_lamina_in_autograph
 from lamina_tensorflow.layer import serving_function
 
 RNG = np.random.default_rng(0)
@@ -47,6 +48,15 @@ def test_autograph_leaves_lamina_code_alone():
     off = min(_first_trace_seconds(_mlp(), x, autograph=False) for _ in range(2))
     on = _first_trace_seconds(_mlp(), x, autograph=True)
     assert on < 3 * off + 1.0, f"autograph trace {on:.2f}s vs {off:.2f}s without"
+
+
+def test_the_autograph_rule_is_added_once():
+    from tensorflow.python.autograph.core import config
+
+    assert skip_lamina_in_autograph()  # again: the rules are not repeated
+    assert skip_lamina_in_autograph()
+    for name in PACKAGES:
+        assert sum(rule.matches(name) for rule in config.CONVERSION_RULES) == 1
 
 
 def test_users_autograph_function_matches_an_eager_call():

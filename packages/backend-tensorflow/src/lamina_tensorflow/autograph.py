@@ -10,13 +10,23 @@ lives in AutoGraph's configuration, which has no public setter.
 
 from __future__ import annotations
 
-from tensorflow.python.autograph.core import config as _config
+from typing import Any
 
 PACKAGES = ("lamina", "lamina_tensorflow")
 
 
-def skip_lamina_in_autograph() -> None:
-    """Add a do-not-convert rule for each of `PACKAGES` (once)."""
+def skip_lamina_in_autograph() -> bool:
+    """Add a do-not-convert rule for each of `PACKAGES` (once).
+
+    Returns:
+        Whether the rules are in place: False on a TensorFlow that moved AutoGraph's
+        configuration, where traces are slower but still correct.
+    """
+    try:
+        from tensorflow.python.autograph.core import config
+    except ImportError:
+        return False
+    _config: Any = config
     rules = tuple(_config.CONVERSION_RULES)
     missing = tuple(
         _config.DoNotConvert(name)
@@ -27,3 +37,4 @@ def skip_lamina_in_autograph() -> None:
     )
     # The first matching rule wins, so these go before TensorFlow's own.
     _config.CONVERSION_RULES = missing + rules
+    return True
