@@ -92,7 +92,8 @@ def test_malformed_objects_name_the_entry(config):
 
 
 def test_bytecode_entries_are_checked_before_use():
-    for inner in ("x", {"code": 5}, {"code": "@@not base64@@"}, {"code": "AAAA"}):
+    for inner in ("x", {"code": 5}, {"code": "@@not base64@@"}, {"code": "AAAA"},
+                  {"code": "AAAA", "defaults": {"a": 1}}):
         bad = {"class_name": "__lambda__", "config": inner}
         _refused(lambda b=bad: ser.deserialize_lamina_object(b, safe_mode=False))
 

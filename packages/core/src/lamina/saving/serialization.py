@@ -310,10 +310,14 @@ def _serialize_bytecode(fn: types.FunctionType) -> dict[str, Any]:
 def _deserialize_bytecode(config: Any, where: str) -> Callable[..., Any]:
     if in_safe_mode():
         raise ValueError(_LAMBDA_REFUSED.format(where=where))
-    if not isinstance(config, dict) or not isinstance(config.get("code"), str):
+    if (
+        not isinstance(config, dict)
+        or not isinstance(config.get("code"), str)
+        or not isinstance(config.get("defaults", []), list)
+    ):
         raise ConfigError(
-            f"A `__lambda__` entry in {where} needs a dict config with a string 'code'. "
-            f"Received: {_clip(config)}"
+            f"A `__lambda__` entry in {where} needs a dict config with a string 'code' "
+            f"and a list 'defaults'. Received: {_clip(config)}"
         )
     try:
         code = marshal.loads(base64.b64decode(config["code"], validate=True))
@@ -321,7 +325,7 @@ def _deserialize_bytecode(config: Any, where: str) -> Callable[..., Any]:
         raise ConfigError(f"The bytecode in {where} cannot be read: {err}") from err
     if not isinstance(code, types.CodeType):
         raise ConfigError(f"The bytecode in {where} is not a code object.")
-    defaults = _deserialize(config.get("defaults") or [], None)
+    defaults = _deserialize(config.get("defaults", []), None)
     import lamina
 
     fn = types.FunctionType(code, {"lamina": lamina, "keras": lamina, "__builtins__": __builtins__})
