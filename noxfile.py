@@ -151,6 +151,20 @@ def keras(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def fuzz(session: nox.Session) -> None:
+    """Hostile files against every loading entry point (CI runs a short version in tests).
+
+    `nox -s fuzz -- --cases 10000 --seed 1` for a longer hunt; the crash-safety test of
+    saves then runs 20 kills of a 128 MB save and of a sharded save.
+    """
+    install(session, *editable("core", "backend-numpy", "saving"), *TEST_DEPS)
+    env = {"LAMINA_BACKEND": "numpy", "LAMINA_KILL_SAVES": "20", "LAMINA_KILL_SAVE_MB": "128"}
+    session.run("python", "tools/fuzz_loading.py", *(session.posargs or ["--cases", "10000"]),
+                env=env)
+    session.run("pytest", "packages/saving/tests", "-k", "kill", env=env)
+
+
+@nox.session(default=False)
 def docs(session: nox.Session) -> None:
     """The user guide and API reference, built with strict warnings."""
     install(session, *editable("core", "saving"), "mkdocs-material", "mkdocstrings[python]")
