@@ -123,6 +123,15 @@ def _sources(structure: Any, mask_kwarg: bool = False) -> Iterator[tuple[str, bo
             yield from _sources(value, mask_kwarg or key == "mask")
 
 
+def _endpoints(structure: Any) -> Iterator[str]:
+    """The layer names in a graph's ``output_layers`` (``[name, node, index]`` entries)."""
+    if isinstance(structure, list) and len(structure) == 3 and isinstance(structure[0], str):
+        yield structure[0]
+    elif isinstance(structure, (list, dict)):
+        for item in structure.values() if isinstance(structure, dict) else structure:
+            yield from _endpoints(item)
+
+
 def _without_mask_ops(graph: dict[str, Any]) -> dict[str, Any]:
     """A Keras functional graph without the ops Keras records to compute masks.
 
@@ -142,7 +151,7 @@ def _without_mask_ops(graph: dict[str, Any]) -> dict[str, Any]:
         for source, as_mask in _sources(entry.get("inbound_nodes", [])):
             if source in uses:
                 uses[source].add((entry.get("name"), as_mask))
-    for source, _ in _sources([graph.get("output_layers")]):
+    for source in _endpoints(graph.get("output_layers")):
         if source in uses:
             uses[source].add(("", False))
     droppable = set(ops)

@@ -64,8 +64,11 @@ def _is_saveable(value: Any) -> bool:
 
 def _children(obj: Any) -> Iterator[tuple[str, Any]]:
     """The attributes Keras' walk visits on `obj`, in its order."""
-    if isinstance(obj, (Functional, Sequential)):
+    if isinstance(obj, Sequential):
         yield "layers", obj.layers
+    elif isinstance(obj, Functional):  # Keras lists a functional model's inputs among them
+        inputs = [t.history.operation for t in obj.inputs if t.history is not None]
+        yield "layers", [x for x in inputs if x not in obj.layers] + obj.layers
     if not isinstance(obj, Layer):
         return  # optimizers and metrics hold no objects with weights of their own
     found: dict[str, Any] = {}
