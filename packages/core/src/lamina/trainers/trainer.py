@@ -511,11 +511,12 @@ class Trainer:
     ) -> Any:
         """One training step on one batch; returns the loss and metrics."""
         self._assert_compiled("train_on_batch")
+        self._check_batch(_pack(x, y, sample_weight))
         if class_weight is not None:
             from lamina.trainers.data_adapters import class_weight_to_sample_weights
 
             sample_weight = class_weight_to_sample_weights(y, class_weight)
-        batches = self._to_tensors(self._checked([_pack(x, y, sample_weight)]))
+        batches = self._to_tensors([_pack(x, y, sample_weight)])
         self._prepare(batches[0], training=True)
         logs = self.make_train_function()(batches)
         self._sync_state()
@@ -526,8 +527,9 @@ class Trainer:
     ) -> Any:
         """The loss and metrics of one batch (metrics reset first)."""
         self._assert_compiled("test_on_batch")
+        self._check_batch(_pack(x, y, sample_weight))
         self.reset_metrics()
-        batches = self._to_tensors(self._checked([_pack(x, y, sample_weight)]))
+        batches = self._to_tensors([_pack(x, y, sample_weight)])
         self._prepare(batches[0], training=False)
         logs = self.make_test_function()(batches)
         self._sync_state()
@@ -537,7 +539,8 @@ class Trainer:
         """The outputs for one batch, as NumPy arrays."""
         from lamina.ops.core.conversion import convert_to_numpy
 
-        batches = self._to_tensors(self._checked([(x,)]))
+        self._check_batch((x,))
+        batches = self._to_tensors([(x,)])
         self._prepare(batches[0], training=False, with_targets=False)
         out = self.make_predict_function()(batches)[0]
         self._sync_state()
@@ -605,10 +608,6 @@ class Trainer:
         from lamina.trainers.data_adapters.data_adapter_utils import check_batch_dtypes
 
         check_batch_dtypes(batch, self._takes_strings)
-
-    def _checked(self, batches: list[Any]) -> list[Any]:
-        self._check_batch(batches[0])
-        return batches
 
     def _takes_strings(self, x: Any) -> bool:
         """Whether the model takes the non-numeric input `x`: the backend must hold it, and
