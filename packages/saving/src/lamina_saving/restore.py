@@ -169,24 +169,26 @@ def _check_layer(layer: Any, path: str, values: list[tuple[str, Any]]) -> str | 
 
 
 def _assign_layer(layer: Any, path: str, values: list[tuple[str, Any]], file: str) -> None:
-    store = {
-        str(i): fit_value(
-            _array(value), variable.dtype, file,
-            f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})",
-        )
-        for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values))
-    }
-    _load_own(layer, store, file, _describe(layer, path))
+    store = {}
+    for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values)):
+        array = _array(value)
+        if array.dtype != _numpy_dtype(variable.dtype):  # the message is built only then
+            where = f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})"
+            array = fit_value(array, variable.dtype, file, where)
+        store[str(i)] = array
+    _load_own(layer, store, file, lambda: _describe(layer, path))
 
 
-def _load_own(obj: Any, store: dict[str, Any], file: str, what: str) -> None:
-    """`obj.load_own_variables(store)`, its complaints about the values as file errors."""
+def _load_own(obj: Any, store: dict[str, Any], file: str, what: Any) -> None:
+    """`obj.load_own_variables(store)`, its complaints about the values as file errors
+    naming `what` (a string, or a callable making one: only needed on failure)."""
     try:
         obj.load_own_variables(store)
     except (ValueError, TypeError, KeyError, IndexError) as e:
         if isinstance(e, LaminaFileError):
             raise
-        raise LaminaFileError(file, f"{what} refused the saved values ({e}).") from e
+        name = what() if callable(what) else what
+        raise LaminaFileError(file, f"{name} refused the saved values ({e}).") from e
 
 
 def restore_model(
