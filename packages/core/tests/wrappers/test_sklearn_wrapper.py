@@ -21,7 +21,7 @@ from lamina.wrappers import SKLearnClassifier, SKLearnRegressor, SKLearnTransfor
 training = pytest.mark.requires(Capability.TRAINING)
 
 
-def mlp(X, y, loss="mse", hidden=8, activation=None, learning_rate=0.01):
+def mlp(X, y, loss="mse", hidden=8, activation=None, learning_rate=0.01, run_eagerly=False):
     """A small MLP sized from the data: X's width in, y's width out.
 
     Seeded, so that fits are reproducible as several scikit-learn checks assume.
@@ -31,40 +31,30 @@ def mlp(X, y, loss="mse", hidden=8, activation=None, learning_rate=0.01):
     x = layers.Dense(hidden, activation="relu")(inputs)
     outputs = layers.Dense(y.shape[1] if y is not None else 2, activation=activation)(x)
     model = lamina.Model(inputs, outputs)
-    model.compile(optimizer=lamina.optimizers.Adam(learning_rate), loss=loss)
+    model.compile(
+        optimizer=lamina.optimizers.Adam(learning_rate), loss=loss, run_eagerly=run_eagerly
+    )
     return model
 
 
 CLASSIFIER_KWARGS = {"loss": "categorical_crossentropy", "activation": "softmax"}
+# The checks build a new model for almost every fit: compiling each step (jax.jit,
+# tf.function) would cost far more than the tiny fits themselves.
+EAGER = {"run_eagerly": True}
 QUIET = {"epochs": 1, "verbose": 0}
-
-# What a network trained for one epoch on a few samples cannot promise (Keras 3 lists this
-# one too, with the checks that assume reproducible fits, which a seeded builder passes).
-EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
-    "SKLearnClassifier": {
-        "check_classifiers_one_label_sample_weights": (
-            "one epoch does not learn to predict only the class that has non-zero weights"
-        ),
-    },
-    "SKLearnRegressor": {},
-    "SKLearnTransformer": {},
-}
-
-
-def _expected_failures(estimator):
-    return EXPECTED_FAILED_CHECKS[type(estimator).__name__]
 
 
 @training
 @parametrize_with_checks(
     [
-        SKLearnClassifier(mlp, model_kwargs=CLASSIFIER_KWARGS, fit_kwargs=QUIET),
-        SKLearnRegressor(mlp, fit_kwargs=QUIET),
-        SKLearnTransformer(mlp, fit_kwargs=QUIET),
+        SKLearnClassifier(mlp, model_kwargs={**CLASSIFIER_KWARGS, **EAGER}, fit_kwargs=QUIET),
+        SKLearnRegressor(mlp, model_kwargs=EAGER, fit_kwargs=QUIET),
+        SKLearnTransformer(mlp, model_kwargs=EAGER, fit_kwargs=QUIET),
     ],
-    expected_failed_checks=_expected_failures,
 )
 def test_scikit_learn_estimator_checks(estimator, check):
+    """Every check passes, none expected to fail: Keras 3 lists the checks that assume
+    reproducible fits as expected failures, which a seeded model builder makes pass."""
     check(estimator)
 
 
