@@ -353,3 +353,13 @@ def test_keyboard_interrupt_while_building_is_not_swallowed(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         lamina.saving.load_model(_with_config(tmp_path, parts, explode))
+
+
+@pytest.mark.parametrize("drop", ["class_name", "config"])
+def test_a_config_that_describes_no_model_is_refused(tmp_path, drop):
+    # Found by the fuzzer: without `class_name` the config deserializes to a plain dict,
+    # which the restore then walked as if it were a model.
+    _, parts = _parts(tmp_path)
+    path = _with_config(tmp_path, parts, lambda config: config.pop(drop))
+    with pytest.raises(LaminaFileError, match="not a model"):
+        lamina.saving.load_model(path)

@@ -268,6 +268,7 @@ def _build(
     safe_mode: bool,
 ) -> Any:
     """The model `config` describes, with its assets; any failure names the file."""
+    from lamina.layers import Layer
     from lamina.layers.layer import initializers_skipped
     from lamina.saving.serialization import deserialize_lamina_object
 
@@ -276,6 +277,10 @@ def _build(
         with initializers_skipped(_allocation_check(archive.path, entries)):
             model = deserialize_lamina_object(
                 config, custom_objects=custom_objects, safe_mode=safe_mode
+            )
+        if not isinstance(model, Layer):
+            raise LaminaFileError(
+                archive.path, f"{CONFIG} describes a {type(model).__name__}, not a model."
             )
         keras = isinstance(entries, KerasEntries)  # assets sit at the weights' object paths
         _load_assets(model, archive, keras_objects(model) if keras else walk_layers(model))
