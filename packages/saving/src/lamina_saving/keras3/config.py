@@ -56,14 +56,14 @@ KERAS_ONLY: dict[str, Any] = {
     "shared_object_id": _always,  # Keras' object-sharing bookkeeping
 }
 
-# Arguments Lamina writes that Keras 3.15's constructors of these classes reject, with
-# the values that mean "not used".
+# Arguments Lamina writes that Keras 3.15 leaves out of these configs (its constructors
+# take LoRA's but not a dropout layer's `trainable`), with the values to leave out.
 LAMINA_ONLY: dict[str, Any] = {
     "lora_rank": lambda v: v is None,
     "lora_alpha": lambda v: v is None,
 }
 LAMINA_ONLY_BY_CLASS: dict[str, dict[str, Any]] = {
-    name: {"trainable": lambda v: v is True}
+    name: {"trainable": _always}  # no weights: the flag means nothing
     for name in ("SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")
 }
 
@@ -88,17 +88,20 @@ def _is_lamina_module(module: Any) -> bool:
     return isinstance(module, str) and (module == "lamina" or module.startswith("lamina."))
 
 
-def _drop(config: dict[str, Any], unused: dict[str, Any], class_name: str) -> dict[str, Any]:
+def _drop(
+    config: dict[str, Any], unused: dict[str, Any], class_name: str, refuse: bool = True
+) -> dict[str, Any]:
+    """`config` without the `unused` arguments at their neutral values; another value
+    is refused (`refuse`, for what Lamina cannot do) or kept."""
     out = {}
     for key, value in config.items():
-        if key in unused:
-            if not unused[key](value):
-                raise ValueError(
-                    f"{class_name} in this file sets `{key}={value!r}`, which the other "
-                    "framework's class does not support; the model cannot be moved "
-                    "without changing what it computes."
-                )
+        if key in unused and unused[key](value):
             continue
+        if key in unused and refuse:
+            raise ValueError(
+                f"{class_name} in this file sets `{key}={value!r}`, which Lamina's "
+                f"{class_name} does not support; loading it would change what it computes."
+            )
         out[key] = value
     return out
 
@@ -216,11 +219,7 @@ def from_keras(config: Any) -> Any:
 
 
 def to_keras(config: Any) -> Any:
-    """A config made by `serialize_lamina_object`, rewritten in Keras 3's schema.
-
-    Raises:
-        ValueError: the config sets a Lamina-only argument Keras 3 has no equivalent for.
-    """
+    """A config made by `serialize_lamina_object`, rewritten in Keras 3's schema."""
     if isinstance(config, list):
         return [to_keras(c) for c in config]
     if not isinstance(config, dict):
@@ -238,7 +237,7 @@ def to_keras(config: Any) -> Any:
     out = {k: to_keras(v) for k, v in config.items() if k != "config"}
     if isinstance(inner, dict) and _is_lamina_module(config.get("module")):
         unused = {**LAMINA_ONLY, **LAMINA_ONLY_BY_CLASS.get(class_name, {})}
-        inner = _drop(inner, unused, class_name)
+        inner = _drop(inner, unused, class_name, refuse=False)
     out["config"] = to_keras(inner)
     module = config.get("module")
     if _is_lamina_module(module):
