@@ -293,3 +293,38 @@ def test_subclassed_model_weights_both_ways(tmp_path, direction):
     source.save_weights(tmp_path / "s.weights.h5")
     target.load_weights(tmp_path / "s.weights.h5")
     assert_same_model(target, source, RNG(2).normal(size=(5, 4)).astype("float32"))
+
+
+# --- a user's own registered layer ----------------------------------------------------------
+def scale_layer(K, register):
+    """The same custom layer with a weight, registered under one name in either framework."""
+
+    @register(package="KerasFilesTest", name="Scale")
+    class Scale(K.layers.Layer):
+        def build(self, input_shape):
+            self.factor = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * self.factor
+
+    return Scale
+
+
+def with_custom_layer(K, scale):
+    inputs = K.Input((4,))
+    return K.Model(inputs, K.layers.Dense(2)(scale()(inputs)))
+
+
+@pytest.mark.parametrize("direction", ["keras_to_lamina", "lamina_to_keras"])
+def test_registered_custom_layer_moves_both_ways(tmp_path, direction):
+    scales = {
+        keras: scale_layer(keras, keras.saving.register_keras_serializable),
+        lamina: scale_layer(lamina, lamina.saving.register_serializable),
+    }
+    source_k, target_k = (keras, lamina) if direction == "keras_to_lamina" else (lamina, keras)
+    source = with_custom_layer(source_k, scales[source_k])
+    randomize(source)
+    source.save(tmp_path / "c.keras")
+    loaded = target_k.saving.load_model(tmp_path / "c.keras")
+    assert [type(layer) for layer in loaded.layers].count(scales[target_k]) == 1
+    assert_same_model(loaded, source, RNG(4).normal(size=(5, 4)).astype("float32"))
