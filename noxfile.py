@@ -140,14 +140,15 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def keras(session: nox.Session) -> None:
-    """`.keras` and `.weights.h5` files to and from real Keras 3, both on JAX."""
-    install(session, *editable("core", "backend-jax", "saving"), *TEST_DEPS, "keras>=3.10", "jax")
-    session.run(
-        "pytest",
-        "packages/saving/tests/keras3",
-        *session.posargs,
-        env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"},
-    )
+    """`.keras` and `.weights.h5` files to and from real Keras 3 (on JAX): Lamina on JAX,
+    then the files of every layer family again with Lamina on NumPy."""
+    packages = editable("core", "backend-jax", "backend-numpy", "saving")
+    install(session, *packages, *TEST_DEPS, "keras>=3.10", "jax")
+    tests = "packages/saving/tests/keras3"
+    session.run("pytest", tests, *session.posargs,
+                env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"})
+    session.run("pytest", f"{tests}/test_keras_files.py", *session.posargs,
+                env={"LAMINA_BACKEND": "numpy", "KERAS_BACKEND": "jax"})
 
 
 @nox.session(default=False)

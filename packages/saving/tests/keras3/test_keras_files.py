@@ -6,8 +6,8 @@ the other. Loaded weights must be bit-identical and predictions equal within Lam
 float32 tolerance (rtol 1e-5, atol 1e-6, `lamina.testing.TOLERANCES`). The files are
 made here, by the frameworks themselves: no stored binaries.
 
-Runs in the `keras` nox session (Keras and Lamina both on JAX); skipped where Keras is
-not installed.
+Runs in the `keras` nox session (Keras on JAX; Lamina on JAX, then on NumPy); skipped
+where Keras is not installed.
 """
 
 from __future__ import annotations
