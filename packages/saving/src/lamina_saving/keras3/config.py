@@ -53,7 +53,6 @@ KERAS_ONLY: dict[str, Any] = {
     "renorm": lambda v: v is False,
     "renorm_clipping": _always,  # only read when `renorm` is True
     "renorm_momentum": _always,
-    "shared_object_id": _always,  # Keras' object-sharing bookkeeping
 }
 
 # Arguments Lamina writes that Keras 3.15 leaves out of these configs (its constructors
@@ -206,6 +205,7 @@ def from_keras(config: Any) -> Any:
         return {"class_name": _TENSOR[0], "config": from_keras(inner)}
     if not isinstance(class_name, str) or "config" not in config:
         return {k: from_keras(v) for k, v in config.items() if k != "shared_object_id"}
+    # `shared_object_id` is Keras' bookkeeping of objects it serialized once.
     out = {k: from_keras(v) for k, v in config.items() if k not in ("config", "shared_object_id")}
     inner = config["config"]
     if isinstance(inner, dict):

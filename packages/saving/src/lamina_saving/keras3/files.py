@@ -236,12 +236,12 @@ def open_weights(
 ) -> Iterator[Entries]:
     """The entries of a ``.weights.h5`` file or a ``.weights.json`` index, either layout.
 
+    A Lamina-layout index is read by `lamina_index`; everything else here, with each
+    file walked by the HDF5 probe before it is opened.
+
     Raises:
         FileNotFoundError: the file, or a shard its index names, does not exist.
         LaminaFileError: a file is damaged, forged, or not a weights file.
-
-    A Lamina-layout index is read by `lamina_index`; everything else here, with each
-    file walked by the HDF5 probe before it is opened.
     """
     if filepath.endswith(INDEX_SUFFIX):
         index = _read_index(filepath)
