@@ -108,7 +108,7 @@ def test_an_error_in_the_walk_is_a_failure_and_the_child_serves_on(tmp_path):
     lamina.saving.load_model(path)
 
 
-def test_the_walk_is_bounded_in_objects_and_depth(tmp_path, monkeypatch):
+def test_the_walk_is_bounded_in_objects_attributes_and_depth(tmp_path, monkeypatch):
     wide = tmp_path / "wide.h5"
     with h5py.File(wide, "w") as f:
         for i in range(30):
@@ -116,13 +116,19 @@ def test_the_walk_is_bounded_in_objects_and_depth(tmp_path, monkeypatch):
     deep = tmp_path / "deep.h5"
     with h5py.File(deep, "w") as f:
         f.create_group("/".join(["g"] * 30))
+    noted = tmp_path / "noted.h5"
+    with h5py.File(noted, "w") as f:
+        for i in range(30):
+            f.attrs[f"a{i}"] = i
     probe_module._WALKER.stop()  # the limits go to the next child on its command line
     monkeypatch.setattr(probe_module, "MAX_OBJECTS", 20)
     monkeypatch.setattr(probe_module, "MAX_DEPTH", 20)
     try:
-        with pytest.raises(LaminaFileError, match="more than 20 groups and datasets"):
+        with pytest.raises(LaminaFileError, match="more than 20 groups, datasets"):
             probe_module.probe(str(wide))
         with pytest.raises(LaminaFileError, match="deeper than 20"):
             probe_module.probe(str(deep))
+        with pytest.raises(LaminaFileError, match="more than 20 attributes"):
+            probe_module.probe(str(noted))
     finally:
         probe_module._WALKER.stop()

@@ -49,8 +49,14 @@ class Refused(Exception):
 
 def touch(obj):
     # Every attribute, names then values: whatever the reader asks for is among them.
+    # Returns how many there were: they count towards MAX_OBJECTS like links do.
+    count = 0
     for name in obj.attrs:
         obj.attrs[name]
+        count += 1
+        if count > MAX_OBJECTS:
+            raise Refused(f"an object holds more than {MAX_OBJECTS} attributes")
+    return count
 
 
 def declared_bytes(dset, size):
@@ -70,22 +76,21 @@ def declared_bytes(dset, size):
 
 def walk(root, size):
     # Iterative, bounded like the reader: a group reached twice, nesting deeper than
-    # MAX_DEPTH or more than MAX_OBJECTS links is refused here first.
-    touch(root)
-    seen, stack, objects, declared = {root.id}, [(root, 0)], 0, 0
+    # MAX_DEPTH or more than MAX_OBJECTS links and attributes is refused here first.
+    seen, stack, objects, declared = {root.id}, [(root, 0)], touch(root), 0
     while stack:
         group, depth = stack.pop()
         len(group)
         for key in group:
             objects += 1
             if objects > MAX_OBJECTS:
-                raise Refused(f"it holds more than {MAX_OBJECTS} groups and datasets")
+                raise Refused(f"it holds more than {MAX_OBJECTS} groups, datasets and attributes")
             link = group.get(key, getlink=True)
             if not isinstance(link, h5py.HardLink):
                 continue  # refused by the reader by its link alone, never followed
             key in group
             item = group[key]
-            touch(item)
+            objects += touch(item)
             if isinstance(item, h5py.Group):
                 if item.id in seen:
                     raise Refused(f"a group is reached by a second path ({key!r})")
