@@ -86,3 +86,24 @@ def test_map_graph_still_finds_cycles_and_disconnections_without_recursion():
     other = lamina.Input((2,))
     with pytest.raises(GraphError, match="disconnected"):
         map_graph([other], [x])
+
+
+def test_sequential_from_config_is_linear_in_its_layers():
+    # It rebuilt the whole graph at every `add`: 2,000 layers took minutes.
+    model = lamina.Sequential([lamina.Input((2,)), *(Dense(1) for _ in range(2_000))])
+    rebuilt = lamina.Sequential.from_config(_json(model.get_config()))
+    assert len(rebuilt.layers) == 2_000
+    rebuilt.set_weights(model.get_weights())
+    x = np.array([[0.5, -1.0]], dtype="float32")
+    assert_allclose(rebuilt(x), ops.convert_to_numpy(model(x)))
+
+
+@pytest.mark.parametrize("layers", [5, "x", None, {"a": 1}])
+def test_sequential_config_layers_must_be_a_list(layers):
+    with pytest.raises(ValueError, match="'layers', a list"):
+        lamina.Sequential.from_config({"name": "s", "layers": layers})
+
+
+def test_model_from_json_refuses_json_nested_too_deep_for_the_parser():
+    with pytest.raises(ValueError, match="json_string"):
+        lamina.models.model_from_json("[" * 100_000 + "]" * 100_000)

@@ -236,4 +236,11 @@ def model_from_json(json_string: str, custom_objects: Any = None) -> Any:
     """A model (not its weights) from `Model.to_json`'s output."""
     from lamina.saving.serialization import deserialize_lamina_object
 
-    return deserialize_lamina_object(json.loads(json_string), custom_objects=custom_objects)
+    try:
+        config = json.loads(json_string)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ValueError(
+            f"Argument `json_string` must be the JSON text of a model config ({e}). "
+            f"Received: json_string={json_string!r:.200}"
+        ) from None
+    return deserialize_lamina_object(config, custom_objects=custom_objects)

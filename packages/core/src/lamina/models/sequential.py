@@ -26,6 +26,7 @@ class Sequential(Model):
     ) -> None:
         super().__init__(trainable=trainable, name=name)
         self._sequence: list[Layer] = []
+        object.__setattr__(self, "_names", set())  # of `_sequence`: a linear uniqueness check
         object.__setattr__(self, "_functional", None)
         for layer in layers or []:
             self.add(layer, rebuild=False)
@@ -49,16 +50,20 @@ class Sequential(Model):
                 "An `Input` can only be the first entry of a Sequential model. "
                 f"Model {self.name!r} already has layers {[x.name for x in self._sequence]}."
             )
-        if any(existing.name == layer.name for existing in self._sequence):
+        if layer.name in self._names:
             raise ValueError(
                 f"All layers in a Sequential model need unique names. {layer.name!r} is "
                 f"already in model {self.name!r}."
             )
         if not self._sequence and layer._input_shape_arg is not None:
-            self._sequence.append(InputLayer(batch_shape=layer._input_shape_arg))
-        self._sequence.append(layer)
+            self._append(InputLayer(batch_shape=layer._input_shape_arg))
+        self._append(layer)
         if rebuild:
             self._rebuild()
+
+    def _append(self, layer: Layer) -> None:
+        self._sequence.append(layer)
+        self._names.add(layer.name)
 
     def pop(self, rebuild: bool = True) -> Layer:
         """Remove and return the last layer.
@@ -69,6 +74,7 @@ class Sequential(Model):
         if not self.layers:
             raise ValueError(f"Sequential model {self.name!r} has no layers to pop.")
         layer = self._sequence.pop()
+        self._names.discard(layer.name)
         object.__setattr__(self, "_functional", None)
         self.built = False
         if rebuild:
@@ -171,13 +177,16 @@ class Sequential(Model):
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Sequential:
         from lamina.saving.serialization import deserialize_lamina_object
 
-        if "layers" not in config:
+        if not isinstance(config.get("layers"), list):
             raise ValueError(
-                f"A Sequential config needs 'layers'. Received keys: {sorted(config)}"
+                "A Sequential config needs 'layers', a list of layer configs. Received: "
+                f"layers={config.get('layers')!r:.200}"
             )
         model = cls(name=config.get("name"), trainable=config.get("trainable", True))
         for data in config["layers"]:
-            model.add(deserialize_lamina_object(data, custom_objects=custom_objects))
+            # One graph build at the end: rebuilding per layer made loading quadratic.
+            model.add(deserialize_lamina_object(data, custom_objects=custom_objects), False)
+        model._rebuild()
         return model
 
 
