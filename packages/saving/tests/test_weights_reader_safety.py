@@ -340,3 +340,23 @@ def test_deferred_restore_does_not_walk_the_model_per_variable(tmp_path, monkeyp
     assert len(walks) <= 10, f"{len(walks)} walks of the whole model for 600 variables"
     for got, want in zip(_weights(target), _weights(source), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+def test_fit_value_casts_only_what_keeps_every_number():
+    import ml_dtypes
+
+    fit = restore_module.fit_value
+    half = np.array([1.5, -2.0], ml_dtypes.bfloat16)  # Keras' bfloat16 files read as this
+    np.testing.assert_array_equal(fit(half, "float32", "f", "w"), [1.5, -2.0])
+    assert fit(np.array([3.0]), "int32", "f", "w").dtype == np.int32
+    assert fit(np.array([-(2.0**63)]), "int64", "f", "w")[0] == -(2**63)
+    refused = [
+        (np.array([2.0**63]), "int64"),  # one past INT64_MAX, though float(INT64_MAX) equals it
+        (np.array([np.nan], ml_dtypes.bfloat16), "int32"),
+        (np.array([2]), "bool"),
+        (np.array([-1]), "uint8"),
+        (np.array([1e39]), "float32"),
+    ]
+    for value, dtype in refused:
+        with pytest.raises(LaminaFileError, match=r"^f: w: "):
+            fit(value, dtype, "f", "w")

@@ -53,6 +53,10 @@ def fit_value(value: np.ndarray, dtype: Any, file: str, where: str) -> np.ndarra
     target = _numpy_dtype(dtype)
     if target is None or value.dtype == target:
         return value
+    if value.dtype.kind == "V" and value.dtype.type.__module__.startswith("ml_dtypes"):
+        value = value.astype(np.float32)  # bfloat16, float8, int4: float32 holds them all
+        if value.dtype == target:
+            return value
     if value.dtype.kind not in "biufc":
         raise LaminaFileError(file, f"{where}: saved dtype {value.dtype} is not numeric.")
     if value.dtype.kind == "c" and target.kind != "c":
