@@ -124,6 +124,10 @@ def average_pool(
 ) -> Tensor:
     n = len(pool_size)
     x = _to_first(inputs, data_format)
+    if n == 3 and x.dtype == torch.float16 and x.device.type == "cpu":
+        # torch has no CPU float16 kernel for 3D average pooling: pool in float32.
+        out = average_pool(x.float(), pool_size, strides, padding, "channels_first")
+        return _from_first(out.half(), data_format)
     total = _AVG[n](_pad(x, padding), pool_size, strides)
     if any(p for pair in padding for p in pair):
         # Padded cells must not count: divide by the mean of a padded mask of ones.
