@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import tracemalloc
+import zipfile
 
 import h5py
 import numpy as np
@@ -80,6 +81,25 @@ def test_the_probe_reports_an_attribute_it_cannot_read(tmp_path):
         probe_module.probe(str(path))
     with pytest.raises(LaminaFileError, match=r"w\.weights\.h5"):
         _model().load_weights(path)
+
+
+def test_load_model_refuses_weights_with_an_unreadable_attribute(tmp_path):
+    archive = tmp_path / "m.lamina"
+    _model().save(archive)
+    with zipfile.ZipFile(archive) as z:
+        members = {info.filename: z.read(info) for info in z.infolist()}
+    inner = tmp_path / "inner.h5"
+    inner.write_bytes(members["model.weights.h5"])
+    with h5py.File(inner, "r") as f:
+        first = _first_dataset(f)
+    _break_attribute(inner, first)
+    members["model.weights.h5"] = inner.read_bytes()
+    forged = tmp_path / "forged.lamina"
+    with zipfile.ZipFile(forged, "w", zipfile.ZIP_STORED) as z:  # fresh, correct CRCs
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(LaminaFileError, match=r"forged\.lamina.*HDF5 metadata failed"):
+        lamina.saving.load_model(forged)
 
 
 def test_an_unreadable_attribute_stops_the_load_before_hdf5_hangs_in_process(tmp_path):
