@@ -31,7 +31,8 @@ class TorchTrainer:
         if trainable:
             for variable in trainable:
                 variable.value.grad = None
-            model.optimizer.scale_loss(loss).backward()
+            if loss.requires_grad:  # else no weight reached the loss: every gradient is None
+                model.optimizer.scale_loss(loss).backward()
             grads = [variable.value.grad for variable in trainable]
             with torch.no_grad():
                 model.optimizer.apply(grads, trainable)

@@ -299,3 +299,18 @@ def test_early_stopping_restores_and_stops():
     stop = lamina.callbacks.EarlyStopping(monitor="loss", patience=1, min_delta=1e-4)
     history = model.fit(X, Y, epochs=10, verbose=0, callbacks=[stop])
     assert len(history.epoch) == 2
+
+
+def test_fit_when_no_trainable_weight_reaches_the_loss():
+    # torch raised "element 0 of tensors does not require grad"; JAX and TensorFlow train
+    # with no gradient. The weights stay as they were on every backend.
+    inputs = layers.Input((3,))
+    dense = layers.Dense(1)
+    outputs = lamina.ops.stop_gradient(dense(inputs))
+    model = lamina.Model(inputs, outputs)
+    model.compile(optimizer=lamina.optimizers.SGD(0.05), loss="mse")
+    before = [np.array(w) for w in model.get_weights()]
+    history = model.fit(X, Y, epochs=1, batch_size=16, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+    for old, new in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(old, new)
