@@ -132,3 +132,57 @@ def test_the_walk_is_bounded_in_objects_attributes_and_depth(tmp_path, monkeypat
             probe_module.probe(str(noted))
     finally:
         probe_module._WALKER.stop()
+
+
+_LOAD_FOREVER = """
+import sys, lamina
+from lamina.layers.core import Dense
+model = lamina.Sequential([lamina.Input((4,)), Dense(3), Dense(2)])
+print("loading", flush=True)
+model.load_weights(sys.argv[1])
+"""
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/task").exists(), reason="reads /proc")
+def test_a_hung_child_dies_with_the_process_that_started_it(tmp_path):
+    # A process killed while its probe hangs in HDF5's C code left the child spinning
+    # forever (it never reads its closed stdin): the kernel now ends it with its parent.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "loop.weights.h5"
+    path.write_bytes(HANG_FILE.read_bytes())
+    env = {**os.environ, "LAMINA_SAVING_PROBE_TIMEOUT": "600"}
+    loader = subprocess.Popen([sys.executable, "-c", _LOAD_FOREVER, str(path)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert loader.stdout is not None and loader.stdout.readline().strip() == "loading"
+        children: list[int] = []
+        for _ in range(600):  # the probe child starts once the load reaches the file
+            tasks = pathlib.Path(f"/proc/{loader.pid}/task")
+            children = [int(pid) for task in tasks.iterdir()
+                        for pid in (task / "children").read_text().split()]
+            if children:
+                break
+            time.sleep(0.1)
+        assert children, "the load started no probe child"
+        time.sleep(1.0)  # let the child reach the walk
+    finally:
+        loader.send_signal(signal.SIGKILL)
+        loader.wait()
+        loader.stdout.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(
+        pathlib.Path(f"/proc/{pid}").exists()
+        and "Z" not in pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2]
+        for pid in children
+    ):
+        time.sleep(0.1)
+    alive = [pid for pid in children if pathlib.Path(f"/proc/{pid}").exists()
+             and "Z" not in pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2]]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the probe child outlived the process that started it"

@@ -33,7 +33,14 @@ from lamina_saving.h5_store import MAX_DEPTH, MAX_OBJECTS
 TIMEOUT_S = float(os.environ.get("LAMINA_SAVING_PROBE_TIMEOUT", "60"))
 
 _WALK = r"""
-import contextlib, importlib.util, json, os, sys, zipfile
+import contextlib, ctypes, importlib.util, json, os, signal, sys, zipfile
+
+# A walk stuck in HDF5's C code never reads its closed stdin: on Linux, have the kernel
+# end this process when the one that started it dies (PR_SET_PDEATHSIG).
+if sys.platform.startswith("linux"):
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+
 import h5py
 
 # The byte-range view of lamina_saving/zip_member.py, loaded alone (standard library only).
