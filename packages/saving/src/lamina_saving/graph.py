@@ -88,7 +88,7 @@ def walk_layers(root: Layer) -> Iterator[tuple[str, Layer]]:
 
 def own_variables(layer: Layer) -> list[Any]:
     """The variables `layer.save_own_variables` writes, in its order."""
-    return list(layer._trainable_variables) + list(layer._non_trainable_variables)
+    return list(layer.own_variables)
 
 
 def path_of(root: Layer, target: Layer) -> str | None:

@@ -474,9 +474,15 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             )
         return int(sum(int(np.prod(v.shape)) for v in self.weights))
 
+    @property
+    def own_variables(self) -> list[Variable]:
+        """This layer's own variables (not nested layers'), in the order
+        `save_own_variables` writes them: what a weights file holds for this layer."""
+        return self._trainable_variables + self._non_trainable_variables
+
     def save_own_variables(self, store: Any) -> None:
         """Write this layer's own variables (not nested ones) as ``"0"``, ``"1"``..."""
-        for i, variable in enumerate(self._trainable_variables + self._non_trainable_variables):
+        for i, variable in enumerate(self.own_variables):
             store[str(i)] = variable.numpy()
 
     def load_own_variables(self, store: Any) -> None:
@@ -485,7 +491,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         Raises:
             ValueError: a variable is missing or extra, or a shape differs.
         """
-        own = self._trainable_variables + self._non_trainable_variables
+        own = self.own_variables
         if len(store) != len(own):
             raise ValueError(
                 f"Layer {self.name!r} expects {len(own)} variables "

@@ -146,7 +146,9 @@ class LoraLayer(Layer):
             self._backend_track_variables(self.variables)
 
     # --- saving: the merged weight is stored, so files load with or without LoRA ------------
-    def _plain_variables(self) -> list[Variable]:
+    @property
+    def own_variables(self) -> list[Variable]:
+        """The saved variables: the LoRA factors are merged into the main weight."""
         lora = {id(v) for v in self._lora_factors()} if self.lora_enabled else set()
         own = self._trainable_variables + self._non_trainable_variables
         return [v for v in own if id(v) not in lora]
@@ -154,7 +156,7 @@ class LoraLayer(Layer):
     def save_own_variables(self, store: Any) -> None:
         """Store the variables, with the LoRA update merged into the main weight."""
         base = self._lora_base() if self.built else None
-        for i, variable in enumerate(self._plain_variables()):
+        for i, variable in enumerate(self.own_variables):
             if variable is base:
                 store[str(i)] = ops.convert_to_numpy(self._effective_weight())
             else:
@@ -162,7 +164,7 @@ class LoraLayer(Layer):
 
     def load_own_variables(self, store: Any) -> None:
         """Load merged weights; with LoRA on, B is zeroed so the loaded weight is used as is."""
-        own = self._plain_variables()
+        own = self.own_variables
         if len(store) != len(own):
             raise ValueError(
                 f"Layer {self.name!r} expects {len(own)} variables "
