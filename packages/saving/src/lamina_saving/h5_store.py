@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import h5py
+import ml_dtypes
 import numpy as np
 
 from lamina_saving._version import __version__
@@ -36,6 +37,7 @@ MAX_DEPTH = 100
 MAX_OBJECTS = 500_000
 """How many links (groups, datasets) a file may hold, and attributes, which the probe also
 counts; 10,000 layers use about 40,000 links and 30,000 attributes."""
+BFLOAT16 = "bfloat16"
 _NUMERIC_KINDS = "biufc"
 _STORED_LAYOUTS = (h5py.h5d.COMPACT, h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED)
 
@@ -101,10 +103,28 @@ def write_entries(
         for group_path, name, array in entries:
             index = counts.get(group_path, 0)
             counts[group_path] = index + 1
-            data = np.asarray(array)
-            dset = f.create_dataset(f"{group_path}/vars/{index}", data=data)
+            dset = write_value(f, f"{group_path}/vars/{index}", array)
             dset.attrs["name"] = name
-            dset.attrs[CHECKSUM_ATTR] = checksum(data)
+
+
+def write_value(parent: h5py.Group, key: str, value: Any) -> h5py.Dataset:
+    """One variable's dataset, with its checksum; bfloat16 (which HDF5 has no type for)
+    is stored as 2-byte opaque data marked ``dtype="bfloat16"``, as Keras 3 does."""
+    data = np.asarray(value)
+    dset = parent.create_dataset(key, data=data)
+    dset.attrs[CHECKSUM_ATTR] = checksum(data)
+    if data.dtype.name == BFLOAT16:
+        dset.attrs["dtype"] = BFLOAT16
+    return dset
+
+
+def _is_bfloat16(dset: h5py.Dataset) -> bool:
+    """A dataset of 2-byte opaque values marked as bfloat16 (Lamina's and Keras' files)."""
+    return (
+        dset.dtype.kind == "V"
+        and dset.dtype.itemsize == 2
+        and _attr(dset.attrs.get("dtype")) == BFLOAT16
+    )
 
 
 class WeightsReader:
@@ -240,7 +260,8 @@ class WeightsReader:
 
     def _check(self, dset: h5py.Dataset, where: str) -> None:
         """Refuse a dataset whose values are not plainly stored inside the file."""
-        if dset.dtype.kind not in _NUMERIC_KINDS or dset.dtype.itemsize == 0:
+        numeric = dset.dtype.kind in _NUMERIC_KINDS or _is_bfloat16(dset)
+        if not numeric or dset.dtype.itemsize == 0:
             raise LaminaFileError(
                 self.display, f"{where} has non-numeric dtype {dset.dtype}; refused."
             )
@@ -320,6 +341,8 @@ class LazyArray:
         """The values, with read failures and checksum mismatches as `LaminaFileError`."""
         try:
             value = np.asarray(self._dataset[()])
+            if _is_bfloat16(self._dataset):
+                value = value.view(ml_dtypes.bfloat16)
             stored = self._dataset.attrs.get(CHECKSUM_ATTR)
         except Exception as e:
             raise LaminaFileError(self._display, f"cannot read {self._where} ({e}).") from e

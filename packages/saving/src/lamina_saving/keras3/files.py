@@ -33,7 +33,7 @@ from lamina_saving.h5_store import (
     FORMAT,
     LazyArray,
     WeightsReader,
-    checksum,
+    write_value,
 )
 from lamina_saving.keras3.layout import (
     built_like,
@@ -189,11 +189,7 @@ def write_weights(path: str, model: Any) -> None:
             if key is not None:
                 group.attrs[LAMINA_PATH] = key
             for i, value in enumerate(values):
-                data = np.asarray(value)
-                dset = group.create_dataset(str(i), data=data)
-                dset.attrs[CHECKSUM_ATTR] = np.uint32(checksum(data))
-                if data.dtype.name == "bfloat16":
-                    dset.attrs["dtype"] = "bfloat16"  # how Keras marks its 2-byte opaque data
+                write_value(group, str(i), value)
 
 
 # --- reading -------------------------------------------------------------------------------
