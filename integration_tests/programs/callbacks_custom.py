@@ -65,8 +65,11 @@ history = model.fit(
     epochs=4,
     batch_size=64,
     validation_split=0.25,
-    callbacks=[keras.callbacks.LearningRateScheduler(schedule), recorder,
-               keras.callbacks.TerminateOnNaN()],
+    callbacks=[
+        keras.callbacks.LearningRateScheduler(schedule),
+        recorder,
+        keras.callbacks.TerminateOnNaN(),
+    ],
     verbose=0,
 )
 assert isinstance(history, keras.callbacks.History)
@@ -88,7 +91,11 @@ diverging = make_model()
 diverging.optimizer.learning_rate = 1e4
 stopped = Recorder()
 history = diverging.fit(
-    x * 1e3, y, epochs=20, batch_size=16, verbose=0,
+    x * 1e3,
+    y,
+    epochs=20,
+    batch_size=16,
+    verbose=0,
     callbacks=[keras.callbacks.TerminateOnNaN(), stopped],
 )
 last = history.history["loss"][-1]

@@ -35,10 +35,12 @@ decoder = keras.Sequential(
 inputs = keras.Input((8, 8, 1))
 autoencoder = keras.Model(inputs, decoder(encoder(inputs)), name="autoencoder")
 assert autoencoder.output_shape == (None, 8, 8, 1), autoencoder.output_shape
-autoencoder.compile(optimizer=keras.optimizers.Adam(5e-3), loss="binary_crossentropy",
-                    metrics=["mse"])
-history = autoencoder.fit(x_train, x_train, epochs=12, batch_size=64,
-                          validation_data=(x_test, x_test), verbose=0)
+autoencoder.compile(
+    optimizer=keras.optimizers.Adam(5e-3), loss="binary_crossentropy", metrics=["mse"]
+)
+history = autoencoder.fit(
+    x_train, x_train, epochs=12, batch_size=64, validation_data=(x_test, x_test), verbose=0
+)
 losses = history.history["loss"]
 assert losses[-1] < losses[0] * 0.8, losses
 

@@ -63,9 +63,19 @@ if __name__ == "__main__":
             outputs = os.path.join(tmp, f"{target}.npy")
             env = dict(os.environ, LAMINA_BACKEND=target)
             done = subprocess.run(
-                [sys.executable, "-c", LOADER, os.path.dirname(os.path.abspath(__file__)),
-                 weights, inputs, outputs],
-                env=env, capture_output=True, text=True, timeout=300,
+                [
+                    sys.executable,
+                    "-c",
+                    LOADER,
+                    os.path.dirname(os.path.abspath(__file__)),
+                    weights,
+                    inputs,
+                    outputs,
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
             )
             assert done.returncode == 0, done.stderr[-3000:]
             assert done.stdout.split()[-1] == target, done.stdout

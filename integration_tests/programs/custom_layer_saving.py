@@ -84,9 +84,7 @@ restored_layer = restored.get_layer("scaled")
 assert isinstance(restored_layer, ScaledDense)
 assert restored_layer.get_config() == custom.get_config()
 np.testing.assert_allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-6)
-np.testing.assert_allclose(
-    keras.ops.convert_to_numpy(restored_layer.input_max), seen, atol=0
-)
+np.testing.assert_allclose(keras.ops.convert_to_numpy(restored_layer.input_max), seen, atol=0)
 # The reloaded model keeps training from where it was.
 restored.fit(x, y, epochs=1, batch_size=32, verbose=0)
 print("final loss", history.history["loss"][-1])

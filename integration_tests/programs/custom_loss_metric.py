@@ -42,8 +42,11 @@ class PositiveRecall(keras.metrics.Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true = ops.reshape(ops.cast(y_true, "float32"), (-1,))
         predicted = ops.reshape(ops.cast(y_pred > self.threshold, "float32"), (-1,))
-        weight = ops.ones_like(y_true) if sample_weight is None else ops.reshape(
-            ops.cast(sample_weight, "float32"), (-1,))
+        weight = (
+            ops.ones_like(y_true)
+            if sample_weight is None
+            else ops.reshape(ops.cast(sample_weight, "float32"), (-1,))
+        )
         self.hits.assign_add(ops.sum(y_true * predicted * weight))
         self.positives.assign_add(ops.sum(y_true * weight))
 
@@ -62,16 +65,20 @@ loss = WeightedFocalLoss(gamma=1.5)
 assert WeightedFocalLoss.from_config(loss.get_config()).gamma == 1.5
 metric = PositiveRecall(threshold=0.4)
 assert PositiveRecall.from_config(metric.get_config()).threshold == 0.4
-metric.update_state(np.array([1, 1, 0, 1]), np.array([0.9, 0.1, 0.8, 0.6]),
-                    sample_weight=np.array([1.0, 3.0, 1.0, 1.0]))
+metric.update_state(
+    np.array([1, 1, 0, 1]),
+    np.array([0.9, 0.1, 0.8, 0.6]),
+    sample_weight=np.array([1.0, 3.0, 1.0, 1.0]),
+)
 np.testing.assert_allclose(float(keras.ops.convert_to_numpy(metric.result())), 2 / 5, rtol=1e-6)
 metric.reset_state()
 assert float(keras.ops.convert_to_numpy(metric.result())) == 0.0
 y_true = np.array([[1.0], [0.0]], dtype="float32")
 y_prob = np.array([[0.8], [0.3]], dtype="float32")
 expected = np.mean([-(0.2**1.5) * np.log(0.8), -(0.3**1.5) * np.log(0.7)])
-np.testing.assert_allclose(float(keras.ops.convert_to_numpy(loss(y_true, y_prob))), expected,
-                           rtol=1e-5)
+np.testing.assert_allclose(
+    float(keras.ops.convert_to_numpy(loss(y_true, y_prob))), expected, rtol=1e-5
+)
 
 keras.utils.set_random_seed(18)
 rng = np.random.default_rng(18)
@@ -83,11 +90,19 @@ assert 0.03 < y.mean() < 0.2, y.mean()
 
 def train(class_weight):
     keras.utils.set_random_seed(18)
-    model = keras.Sequential([keras.Input((6,)), keras.layers.Dense(8, activation="relu"),
-                              keras.layers.Dense(1, activation="sigmoid")])
-    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss=WeightedFocalLoss(gamma=1.5),
-                  metrics=[PositiveRecall(), "accuracy"],
-                  weighted_metrics=[PositiveRecall(name="weighted_recall")])
+    model = keras.Sequential(
+        [
+            keras.Input((6,)),
+            keras.layers.Dense(8, activation="relu"),
+            keras.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
+    model.compile(
+        optimizer=keras.optimizers.Adam(1e-2),
+        loss=WeightedFocalLoss(gamma=1.5),
+        metrics=[PositiveRecall(), "accuracy"],
+        weighted_metrics=[PositiveRecall(name="weighted_recall")],
+    )
     history = model.fit(x, y, epochs=10, batch_size=32, class_weight=class_weight, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0], history.history["loss"]
     return model, history

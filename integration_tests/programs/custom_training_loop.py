@@ -67,8 +67,12 @@ if BACKEND == "jax":
             optimizer_variables, grads, trainable_variables
         )
         metric_variables = train_accuracy.stateless_update_state(metric_variables, y, y_pred)
-        return loss, (trainable_variables, non_trainable_variables, optimizer_variables,
-                      metric_variables)
+        return loss, (
+            trainable_variables,
+            non_trainable_variables,
+            optimizer_variables,
+            metric_variables,
+        )
 
     optimizer.build(model.trainable_variables)
     state = (
@@ -77,7 +81,7 @@ if BACKEND == "jax":
         [v.value for v in optimizer.variables],
         [v.value for v in train_accuracy.variables],
     )
-    for epoch in range(EPOCHS):
+    for _ in range(EPOCHS):
         losses = []
         for data in batches(rng):
             loss, state = train_step(state, data)
@@ -96,7 +100,7 @@ if BACKEND == "jax":
 elif BACKEND == "torch":
     import torch
 
-    for epoch in range(EPOCHS):
+    for _ in range(EPOCHS):
         losses = []
         for x_batch, y_batch in batches(rng):
             x_batch, y_batch = torch.from_numpy(x_batch), torch.from_numpy(y_batch)
@@ -125,7 +129,7 @@ else:
         train_accuracy.update_state(y_batch, logits)
         return loss
 
-    for epoch in range(EPOCHS):
+    for _ in range(EPOCHS):
         losses = []
         for x_batch, y_batch in batches(rng):
             losses.append(float(train_step(x_batch, y_batch)))

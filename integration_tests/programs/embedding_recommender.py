@@ -31,8 +31,14 @@ model.compile(optimizer=keras.optimizers.Adam(2e-2), loss="mse")
 
 train_x = {"user": pairs[:split, :1], "item": pairs[:split, 1:]}
 test_x = {"user": pairs[split:, :1], "item": pairs[split:, 1:]}
-history = model.fit(train_x, ratings[:split], validation_data=(test_x, ratings[split:]),
-                    epochs=15, batch_size=128, verbose=0)
+history = model.fit(
+    train_x,
+    ratings[:split],
+    validation_data=(test_x, ratings[split:]),
+    epochs=15,
+    batch_size=128,
+    verbose=0,
+)
 assert history.history["loss"][-1] < history.history["loss"][0] * 0.2, history.history["loss"]
 predicted = model.predict(test_x, verbose=0).ravel()
 correlation = np.corrcoef(predicted, ratings[split:])[0, 1]
@@ -43,7 +49,9 @@ assert history.history["val_loss"][-1] < 0.5 * ratings[split:].var(), history.hi
 users = keras.ops.convert_to_numpy(model.get_layer("user_embedding").embeddings)
 items = keras.ops.convert_to_numpy(model.get_layer("item_embedding").embeddings)
 np.testing.assert_allclose(
-    predicted[:20], (users[pairs[split:split + 20, 0]] * items[pairs[split:split + 20, 1]]).sum(1),
-    rtol=1e-4, atol=1e-4,
+    predicted[:20],
+    (users[pairs[split : split + 20, 0]] * items[pairs[split : split + 20, 1]]).sum(1),
+    rtol=1e-4,
+    atol=1e-4,
 )
 print("held-out correlation", correlation)

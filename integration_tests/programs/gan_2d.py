@@ -138,8 +138,9 @@ if BACKEND == "jax":
     def d_loss_fn(d_vars, g_vars, real, noise):
         fake, _ = generator.stateless_call(g_vars, [], noise)
         logits, _ = discriminator.stateless_call(d_vars, [], jax.numpy.concatenate([fake, real]))
-        labels = jax.numpy.concatenate([jax.numpy.zeros((len(real), 1)),
-                                        jax.numpy.ones((len(real), 1))])
+        labels = jax.numpy.concatenate(
+            [jax.numpy.zeros((len(real), 1)), jax.numpy.ones((len(real), 1))]
+        )
         return loss_fn(labels, logits)
 
     def g_loss_fn(g_vars, d_vars, noise):
@@ -167,12 +168,13 @@ if BACKEND == "jax":
     )
     key = jax.random.PRNGKey(0)
     history = {"d_loss": [], "g_loss": []}
-    for epoch in range(EPOCHS):
+    for _ in range(EPOCHS):
         order = rng.permutation(len(real_points))
         for start in range(0, len(order) - BATCH + 1, BATCH):
             key, step_key = jax.random.split(key)
-            (d_loss, g_loss), state = train_step(state, real_points[order[start:start + BATCH]],
-                                                 step_key)
+            (d_loss, g_loss), state = train_step(
+                state, real_points[order[start : start + BATCH]], step_key
+            )
         history["d_loss"].append(float(d_loss))
         history["g_loss"].append(float(g_loss))
     d_values, g_values, _, _ = state

@@ -21,8 +21,9 @@ y = (x @ rng.normal(size=(5, 1)) + 0.1).astype("float32")
 
 def make_model():
     keras.utils.set_random_seed(17)
-    model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation="tanh"),
-                              keras.layers.Dense(1)])
+    model = keras.Sequential(
+        [keras.Input((5,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)]
+    )
     model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse")
     return model
 
@@ -49,22 +50,38 @@ with tempfile.TemporaryDirectory() as tmp:
 
     first = make_model()
     try:
-        first.fit(x, y, epochs=6, batch_size=50, shuffle=False, verbose=0,
-                  callbacks=[keras.callbacks.BackupAndRestore(backup_dir), Interrupt()])
+        first.fit(
+            x,
+            y,
+            epochs=6,
+            batch_size=50,
+            shuffle=False,
+            verbose=0,
+            callbacks=[keras.callbacks.BackupAndRestore(backup_dir), Interrupt()],
+        )
         raise AssertionError("the interruption did not happen")
     except RuntimeError as error:
         assert "interrupted" in str(error)
 
     resumed = make_model()
     seen = EpochsSeen()
-    history = resumed.fit(x, y, epochs=6, batch_size=50, shuffle=False, verbose=0,
-                          callbacks=[keras.callbacks.BackupAndRestore(backup_dir), seen])
+    history = resumed.fit(
+        x,
+        y,
+        epochs=6,
+        batch_size=50,
+        shuffle=False,
+        verbose=0,
+        callbacks=[keras.callbacks.BackupAndRestore(backup_dir), seen],
+    )
     assert seen.epochs == [3, 4, 5], seen.epochs
     assert int(keras.ops.convert_to_numpy(resumed.optimizer.iterations)) == 6 * 4
-    np.testing.assert_allclose(history.history["loss"], reference_history.history["loss"][3:],
-                               rtol=1e-4)
-    np.testing.assert_allclose(resumed.predict(x, verbose=0), reference.predict(x, verbose=0),
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        history.history["loss"], reference_history.history["loss"][3:], rtol=1e-4
+    )
+    np.testing.assert_allclose(
+        resumed.predict(x, verbose=0), reference.predict(x, verbose=0), atol=1e-5
+    )
     assert not os.path.exists(backup_dir) or not os.listdir(backup_dir)
 
     # The manual way: save mid-training, reload, continue.
@@ -79,6 +96,7 @@ with tempfile.TemporaryDirectory() as tmp:
     model.fit(x, y, epochs=1, batch_size=50, shuffle=False, verbose=0)
     restored.fit(x, y, epochs=1, batch_size=50, shuffle=False, verbose=0)
     assert int(keras.ops.convert_to_numpy(restored.optimizer.iterations)) == 12
-    np.testing.assert_allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0),
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        restored.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-5
+    )
 print("resumed at epoch 3, losses", [round(v, 4) for v in history.history["loss"]])

@@ -57,7 +57,9 @@ hidden = keras.layers.Dense(16, activation="relu")(
 )
 output = keras.layers.Dense(1, activation="sigmoid")(hidden)
 model = keras.Model(tokens, output)
-model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy", metrics=["accuracy"])
+model.compile(
+    optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy", metrics=["accuracy"]
+)
 history = model.fit(x_train, y_train, epochs=10, batch_size=64, verbose=0)
 
 assert history.history["loss"][-1] < history.history["loss"][0] * 0.6, history.history["loss"]

@@ -29,11 +29,15 @@ train = (
 test = tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(40)
 
 model = keras.Sequential(
-    [keras.Input((30,)), keras.layers.Dense(8, activation="relu"),
-     keras.layers.Dense(1, activation="sigmoid")]
+    [
+        keras.Input((30,)),
+        keras.layers.Dense(8, activation="relu"),
+        keras.layers.Dense(1, activation="sigmoid"),
+    ]
 )
-model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy",
-              metrics=["accuracy"])
+model.compile(
+    optimizer=keras.optimizers.Adam(1e-2), loss="binary_crossentropy", metrics=["accuracy"]
+)
 history = model.fit(train, validation_data=test, epochs=6, verbose=0)
 assert history.history["loss"][-1] < history.history["loss"][0] * 0.5, history.history["loss"]
 assert history.history["val_accuracy"][-1] > 0.9, history.history["val_accuracy"]

@@ -42,8 +42,11 @@ model = keras.Sequential(
         keras.layers.Dense(10, activation="softmax"),
     ]
 )
-model.compile(optimizer=keras.optimizers.Adam(5e-3), loss="sparse_categorical_crossentropy",
-              metrics=["accuracy"])
+model.compile(
+    optimizer=keras.optimizers.Adam(5e-3),
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy"],
+)
 history = model.fit(train_loader, validation_data=test_loader, epochs=5, verbose=0)
 assert history.history["loss"][-1] < history.history["loss"][0] * 0.4, history.history["loss"]
 assert history.history["val_accuracy"][-1] > 0.85, history.history["val_accuracy"]

@@ -34,8 +34,11 @@ base = keras.Sequential(
     name="base",
 )
 pretrain = keras.Sequential([base, keras.layers.Dense(5, activation="softmax")])
-pretrain.compile(optimizer=keras.optimizers.Adam(3e-3), loss="sparse_categorical_crossentropy",
-                 metrics=["accuracy"])
+pretrain.compile(
+    optimizer=keras.optimizers.Adam(3e-3),
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy"],
+)
 pretrain.fit(x_a, y_a, epochs=6, batch_size=64, verbose=0)
 
 
@@ -52,24 +55,42 @@ outputs = keras.layers.Dense(5, activation="softmax", name="head")(
 )
 model = keras.Model(inputs, outputs)
 assert len(model.trainable_weights) == 2
-model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="sparse_categorical_crossentropy",
-              metrics=["accuracy"])
+model.compile(
+    optimizer=keras.optimizers.Adam(1e-2),
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy"],
+)
 frozen = snapshot(base)
-history = model.fit(x_b[:split], y_b[:split], validation_data=(x_b[split:], y_b[split:]),
-                    epochs=12, batch_size=32, verbose=0)
+history = model.fit(
+    x_b[:split],
+    y_b[:split],
+    validation_data=(x_b[split:], y_b[split:]),
+    epochs=12,
+    batch_size=32,
+    verbose=0,
+)
 for before, after in zip(frozen, snapshot(base)):
     np.testing.assert_array_equal(before, after)
 head_accuracy = history.history["val_accuracy"][-1]
 assert head_accuracy > 0.6  # five classes: chance is 0.2, history.history["val_accuracy"]
 
 base.trainable = True
-model.compile(optimizer=keras.optimizers.Adam(1e-4), loss="sparse_categorical_crossentropy",
-              metrics=["accuracy"])
+model.compile(
+    optimizer=keras.optimizers.Adam(1e-4),
+    loss="sparse_categorical_crossentropy",
+    metrics=["accuracy"],
+)
 assert len(model.trainable_weights) == 2 + 6
 bn = base.layers[1]
 moving = snapshot(bn)[2:]
-history = model.fit(x_b[:split], y_b[:split], validation_data=(x_b[split:], y_b[split:]),
-                    epochs=3, batch_size=64, verbose=0)
+history = model.fit(
+    x_b[:split],
+    y_b[:split],
+    validation_data=(x_b[split:], y_b[split:]),
+    epochs=3,
+    batch_size=64,
+    verbose=0,
+)
 tuned = snapshot(base)
 assert any(not np.array_equal(a, b) for a, b in zip(frozen, tuned))
 # training=False on the base: BatchNormalization keeps its moving statistics.
