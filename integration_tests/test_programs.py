@@ -31,7 +31,30 @@ TIMEOUT_S = int(os.environ.get("LAMINA_PROGRAM_TIMEOUT", "240"))
 TAIL_CHARS = 4000
 
 # Lamina bugs that make a program fail; each entry must fail (strict) until it is fixed.
-KNOWN_FAILURES: dict[tuple[str, str], str] = {}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {
+    ("custom_train_step", "jax"): (
+        "JAX trainer calls a user's test_step(data); Keras 3 calls test_step(state, data) "
+        "and expects (logs, state) back, as it does for train_step"
+    ),
+    ("diabetes_regression", "jax"): (
+        "R2Score (variables made on first update_state) in compiled metrics on JAX: NaN "
+        "in the first epoch, and 'None is not a valid value for jnp.array' in fit when "
+        "the last batch is partial"
+    ),
+    **{
+        ("multi_io_functional", b): (
+            "per-output '<name>_loss' logs hold the loss times its loss_weight; Keras 3 "
+            "logs the unweighted per-output loss (the total stays weighted)"
+        )
+        for b in ("jax", "torch", "tensorflow")
+    },
+    **{
+        ("model_inspection", b): (
+            "a functional model's `layers` leaves out its InputLayer; Keras 3 lists it first"
+        )
+        for b in BACKENDS
+    },
+}
 
 
 def header(path: pathlib.Path, key: str) -> list[str]:
