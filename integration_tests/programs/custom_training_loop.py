@@ -76,10 +76,11 @@ if BACKEND == "jax":
 
     optimizer.build(model.trainable_variables)
     state = (
-        [v.value for v in model.trainable_variables],
-        [v.value for v in model.non_trainable_variables],
-        [v.value for v in optimizer.variables],
-        [v.value for v in train_accuracy.variables],
+        # The variables themselves go into the jitted step, as in the Keras JAX guide.
+        model.trainable_variables,
+        model.non_trainable_variables,
+        optimizer.variables,
+        train_accuracy.variables,
     )
     for _ in range(EPOCHS):
         losses = []
