@@ -42,13 +42,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "the last batch is partial"
     ),
     **{
-        ("multi_io_functional", b): (
-            "per-output '<name>_loss' logs hold the loss times its loss_weight; Keras 3 "
-            "logs the unweighted per-output loss (the total stays weighted)"
-        )
-        for b in ("jax", "torch", "tensorflow")
-    },
-    **{
         ("model_inspection", b): (
             "a functional model's `layers` leaves out its InputLayer; Keras 3 lists it first"
         )
