@@ -76,7 +76,8 @@ class CompileLoss:
         if len(flat) > 1:
             from lamina import metrics as metrics_module
 
-            # Keras names them "<output>_loss"; they hold the weighted per-output values.
+            # Keras names them "<output>_loss"; they hold the unweighted per-output values
+            # (the total is the weighted sum).
             self._trackers = [
                 metrics_module.Mean(name=f"{n}_loss") for n, fn in zip(names, self._losses)
                 if fn is not None
@@ -85,12 +86,14 @@ class CompileLoss:
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         """The weighted sum of the per-output losses (None when no output has a loss)."""
         total = None
-        for _, value in self._values(y_true, y_pred, sample_weight):
+        for i, value in self._values(y_true, y_pred, sample_weight):
+            weight = self._weights[i]
+            value = value * weight if weight != 1.0 else value
             total = value if total is None else total + value
         return total
 
     def _values(self, y_true: Any, y_pred: Any, sample_weight: Any) -> list[tuple[int, Any]]:
-        """``(output index, weighted loss)`` for every output that has a loss and a target."""
+        """``(output index, unweighted loss)`` for every output with a loss and a target."""
         self.build(y_pred)
         assert self._losses is not None
         flat_pred = tree.flatten(y_pred)
@@ -101,13 +104,10 @@ class CompileLoss:
             else [None] * len(flat_pred)
         )
         out = []
-        for i, (fn, weight, yt, yp, sw) in enumerate(
-            zip(self._losses, self._weights, flat_true, flat_pred, flat_sw)
-        ):
+        for i, (fn, yt, yp, sw) in enumerate(zip(self._losses, flat_true, flat_pred, flat_sw)):
             if fn is None or yt is None:
                 continue
-            value = fn(yt, yp, sample_weight=sw)
-            out.append((i, value * weight if weight != 1.0 else value))
+            out.append((i, fn(yt, yp, sample_weight=sw)))
         return out
 
     def update_trackers(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
