@@ -50,10 +50,17 @@ class Functional(Function, Model):
 
     @property
     def layers(self) -> list[Layer]:
-        """The layers of the graph in execution order, `InputLayer`s included."""
-        return [op for op in self.operations if isinstance(op, Layer)] if hasattr(
-            self, "operations"
-        ) else []
+        """The layers of the graph in execution order, its `InputLayer`s first (as Keras)."""
+        if not hasattr(self, "operations"):
+            return []
+        sources = [t.history.operation for t in self.inputs if t.history is not None]
+        out: list[Layer] = []
+        seen: set[int] = set()
+        for op in [*sources, *self.operations]:
+            if isinstance(op, Layer) and id(op) not in seen:
+                seen.add(id(op))
+                out.append(op)
+        return out
 
     @property
     def input_names(self) -> list[str]:
