@@ -41,12 +41,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "in the first epoch, and 'None is not a valid value for jnp.array' in fit when "
         "the last batch is partial"
     ),
-    **{
-        ("model_inspection", b): (
-            "a functional model's `layers` leaves out its InputLayer; Keras 3 lists it first"
-        )
-        for b in BACKENDS
-    },
 }
 
 
