@@ -239,15 +239,7 @@ class WeightsReader:
             key = str(i)
             if key not in group:
                 raise LaminaFileError(self.display, f"{where} lacks variable {key!r}.")
-            link = group.get(key, getlink=True)
-            if not isinstance(link, h5py.HardLink):
-                raise LaminaFileError(
-                    self.display, f"{where}/{key} is a {type(link).__name__}; links are refused."
-                )
-            dset = group[key]
-            if not isinstance(dset, h5py.Dataset):
-                raise LaminaFileError(self.display, f"{where}/{key} is not a dataset.")
-            self._check(dset, f"{where}/{key}")
+            dset = self._dataset(group, key, where)
             name = _attr(dset.attrs.get("name", key))
             if not isinstance(name, str):
                 raise LaminaFileError(
@@ -257,6 +249,19 @@ class WeightsReader:
                 )
             items.append((name, dset))
         return items
+
+    def _dataset(self, group: h5py.Group, key: str, where: str) -> h5py.Dataset:
+        """The variable dataset `key` of `group`, checked (a hard link to stored data)."""
+        link = group.get(key, getlink=True)
+        if not isinstance(link, h5py.HardLink):
+            raise LaminaFileError(
+                self.display, f"{where}/{key} is a {type(link).__name__}; links are refused."
+            )
+        dset = group[key]
+        if not isinstance(dset, h5py.Dataset):
+            raise LaminaFileError(self.display, f"{where}/{key} is not a dataset.")
+        self._check(dset, f"{where}/{key}")
+        return dset
 
     def _check(self, dset: h5py.Dataset, where: str) -> None:
         """Refuse a dataset whose values are not plainly stored inside the file."""

@@ -93,16 +93,7 @@ class LayoutReader(WeightsReader):
             raise LaminaFileError(self.display, f"{where} holds {bad[0]!r}, not a variable index.")
         items = []
         for key in sorted(keys, key=int):
-            link = group.get(key, getlink=True)
-            if not isinstance(link, h5py.HardLink):
-                raise LaminaFileError(
-                    self.display, f"{where}/{key} is a {type(link).__name__}; links are refused."
-                )
-            dset = group[key]
-            if not isinstance(dset, h5py.Dataset):
-                raise LaminaFileError(self.display, f"{where}/{key} is not a dataset.")
-            self._check(dset, f"{where}/{key}")
-            items.append((key, dset))
+            items.append((key, self._dataset(group, key, where)))
         key = _text(group.attrs.get(LAMINA_PATH))
         if isinstance(key, str) and (key == "model" or key.startswith("model/")):
             self.lamina_keys[where.rpartition("vars")[0].rstrip("/")] = key
