@@ -32,10 +32,6 @@ TAIL_CHARS = 4000
 
 # Lamina bugs that make a program fail; each entry must fail (strict) until it is fixed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("custom_train_step", "jax"): (
-        "JAX trainer calls a user's test_step(data); Keras 3 calls test_step(state, data) "
-        "and expects (logs, state) back, as it does for train_step"
-    ),
     ("diabetes_regression", "jax"): (
         "R2Score (variables made on first update_state) in compiled metrics on JAX: NaN "
         "in the first epoch, and 'None is not a valid value for jnp.array' in fit when "

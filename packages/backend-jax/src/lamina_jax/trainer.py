@@ -12,6 +12,7 @@ The global seed state (what ``seed=None`` draws from) travels beside that state 
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import jax
@@ -143,26 +144,50 @@ class JaxTrainer:
         model: Any = self
         return bool(model.jit_compile and not model.run_eagerly)
 
-    def _stateless_loop(self, step: Any) -> Any:
+    def _stateless_loop(self, step: Any, kind: str) -> Any:
         """``step`` over a list of batches as a jitted pure function of the model's values.
 
         The jitted function returns the last result (or every result) with the new
         non-trainable and metric values; the weights go in but never come back out, so
         nothing is copied per call. State stays outside the variables until `_sync_state`.
+
+        A user's step written as Keras 3 writes them on JAX takes the state explicitly:
+        ``test_step(state, data) -> (logs, (trainable, non_trainable, metrics))`` and
+        ``predict_step(state, data) -> (outputs, non_trainable)``.
         """
         model: Any = self
+        explicit = _takes_state(step)
+
+        def with_state(state: EvalState, batches: list[Any]) -> tuple[list[Any], EvalState]:
+            trainable, non_trainable, metrics = state
+            results = []
+            for batch in batches:
+                if kind == "test":
+                    out, (trainable, non_trainable, metrics) = step(state, batch)
+                else:
+                    out, non_trainable = step((trainable, non_trainable), batch)
+                state = (trainable, non_trainable, metrics)
+                results.append(out)
+            return results, state
 
         def pure(state: EvalState, seed: Any, batches: list[Any], collect: bool) -> Any:
             groups = self._eval_variables()
-            mapping = [
-                (v, x) for group, values in zip(groups, state) for v, x in zip(group, values)
-            ]
-            with StatelessScope(state_mapping=mapping) as scope, SeedStateScope(seed) as seeds:
-                results = [step(batch) for batch in batches]
+            if explicit:
+                with SeedStateScope(seed) as seeds:
+                    results, state = with_state(state, batches)
+                new = [list(state[1]), list(state[2])]
+            else:
+                mapping = [
+                    (v, x) for group, values in zip(groups, state) for v, x in zip(group, values)
+                ]
+                with StatelessScope(state_mapping=mapping) as scope, SeedStateScope(
+                    seed
+                ) as seeds:
+                    results = [step(batch) for batch in batches]
+                new = [[scope.get_current_value(v) for v in group] for group in groups[1:]]
             for layer in model._flatten_layers():
                 layer._losses.clear()  # they hold tracers of this trace
             out = results if collect else results[-1]
-            new = [[scope.get_current_value(v) for v in group] for group in groups[1:]]
             return out, new, seeds.value
 
         return jax.jit(pure, static_argnums=3)
@@ -203,13 +228,26 @@ class JaxTrainer:
         existing = getattr(model, f"{kind}_function")
         if existing is not None and not force:
             return existing
-        jitted = self._stateless_loop(getattr(model, f"{kind}_step"))
+        jitted = self._stateless_loop(getattr(model, f"{kind}_step"), kind)
 
         def run(batches: list[Any]) -> Any:
             return self._run_stateless(jitted, batches, collect=collect)
 
         object.__setattr__(model, f"{kind}_function", run)
         return run
+
+
+def _takes_state(step: Any) -> bool:
+    """Whether a (bound) step takes ``(state, data)`` rather than ``(data)``."""
+    try:
+        parameters = inspect.signature(step).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        p for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return len(positional) == 2
 
 
 def _seed_state() -> Any:
