@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import codecs
 import collections
 import contextlib
 import copy
@@ -117,6 +118,10 @@ def worker_main() -> None:
             model.load_weights(path)
         return model
 
+    # Codecs h5py looks up lazily for attribute strings: their first import (the standard
+    # library's own marshal.loads and exec) is not code from a file.
+    for codec in ("ascii", "utf-8", "latin-1"):
+        codecs.lookup(codec)
     policy = lamina.config.dtype_policy().name
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing the library prints may corrupt the protocol
