@@ -102,11 +102,7 @@ def worker_main() -> None:
         return _base_model(lamina)
 
     def weights_of(model: Any) -> list[np.ndarray]:
-        values = [np.asarray(v) for v in model.get_weights()]
-        optimizer = getattr(model, "optimizer", None)
-        if optimizer is not None and getattr(optimizer, "built", False):
-            values += [lamina.ops.convert_to_numpy(v.value) for v in optimizer.variables]
-        return values
+        return saved_values(model, with_optimizer=True)
 
     def load(kind: str, path: str) -> Any:
         if kind in ("archive", "config", "zip"):
@@ -170,6 +166,16 @@ def worker_main() -> None:
         out.flush()
 
 
+def saved_values(model: Any, with_optimizer: bool) -> list[Any]:
+    """What a save of `model` holds, in order: compared as saved, a layer whose config
+    a case changed (say, LoRA switched on) must still hold the same merged weights."""
+    import numpy as np
+
+    from lamina_saving.weights import model_entries
+
+    return [np.asarray(v) for _, _, v in model_entries(model, with_optimizer=with_optimizer)]
+
+
 def _base_model(lamina: Any) -> Any:
     """The model whose weights files, sharded sets and checkpoints are fuzzed."""
     from lamina.layers import Dense
@@ -226,7 +232,7 @@ def make_valid_files(folder: pathlib.Path, seed: int, grammar_models: int) -> di
     import lamina
 
     def save_reference(name: str, model: Any) -> str:
-        values = [np.asarray(v) for v in model.get_weights()]
+        values = saved_values(model, with_optimizer=False)
         path = folder / f"{name}.reference.npz"
         np.savez(path, *values)
         return str(path)
