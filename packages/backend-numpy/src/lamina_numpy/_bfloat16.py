@@ -12,13 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.protocols._types import Tensor
 from lamina.ops.dtypes import to_numpy_dtype
 
 BFLOAT16 = np.dtype(to_numpy_dtype("bfloat16"))
 
 
-def via_float32(fn: Callable[..., Any], *arrays: Tensor) -> Tensor:
+def via_float32(fn: Callable[..., Any], *arrays: np.ndarray) -> np.ndarray:
     """``fn(*arrays)``; when they promote to bfloat16, run on float32 copies and cast back."""
     if np.result_type(*arrays) != BFLOAT16:
         return np.asarray(fn(*arrays))
