@@ -31,13 +31,7 @@ TIMEOUT_S = int(os.environ.get("LAMINA_PROGRAM_TIMEOUT", "240"))
 TAIL_CHARS = 4000
 
 # Lamina bugs that make a program fail; each entry must fail (strict) until it is fixed.
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("diabetes_regression", "jax"): (
-        "R2Score (variables made on first update_state) in compiled metrics on JAX: NaN "
-        "in the first epoch, and 'None is not a valid value for jnp.array' in fit when "
-        "the last batch is partial"
-    ),
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def header(path: pathlib.Path, key: str) -> list[str]:

@@ -556,7 +556,7 @@ class Trainer:
         """
         from lamina.trainers.data_adapters import unpack_x_y_sample_weight
 
-        x, y, _ = unpack_x_y_sample_weight(batch)
+        x, y, sample_weight = unpack_x_y_sample_weight(batch)
         metrics = self._compile_metrics
         needs_metrics = with_targets and y is not None and metrics is not None and not metrics.built
         loss = self._compile_loss
@@ -567,6 +567,10 @@ class Trainer:
             y_pred = self(x, training=False)  # type: ignore[operator]
             if needs_metrics:
                 metrics.build(y, y_pred)
+                # Metrics that size their variables from the first batch (R2Score) make
+                # them here, eagerly; the update is then undone.
+                metrics.update_state(y, y_pred, sample_weight)
+                metrics.reset_state()
             if needs_loss:
                 loss.build(y_pred)  # creates the per-output loss trackers
         if training and self.optimizer is not None and not self.optimizer.built:
