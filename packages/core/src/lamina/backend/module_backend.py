@@ -14,6 +14,7 @@ from .capabilities import Capability
 from .protocol import BACKEND_API, OptimizerRule
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
+from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
 from .protocols.math import MathOps
@@ -45,6 +46,7 @@ class ModuleBackend:
     layer_mixin: type[LayerMixin]
     trainer_mixin: type
     optimizer_rules: Mapping[str, OptimizerRule] = dataclasses.field(default_factory=dict)
+    fused: FusedKernels | None = None
     api_version: tuple[int, int] = BACKEND_API
 
     def supports(self, capability: Capability) -> bool:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .capabilities import Capability
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
+from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
 from .protocols.math import MathOps
@@ -96,6 +97,12 @@ class Backend(Protocol):
     def optimizer_rules(self) -> Mapping[str, OptimizerRule]:
         """Update rules this backend runs for all variables at once (fused kernels), by
         the qualified name of the optimizer class whose `update_step` each reproduces."""
+        ...
+
+    @property
+    def fused(self) -> FusedKernels | None:
+        """Whole-sequence recurrent kernels (LSTM, GRU), or None: the layers then loop
+        over their cells with `ops.scan`."""
         ...
 
     def supports(self, capability: Capability) -> bool:
