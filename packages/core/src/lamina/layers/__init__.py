@@ -3,6 +3,8 @@
 Each family lives in its own subpackage; this namespace flattens them as Keras 3 does.
 """
 
+import lamina.layers.activations as _activations
+import lamina.layers.attention as _attention
 import lamina.layers.convolutional as _convolutional
 import lamina.layers.core as _core
 import lamina.layers.interop as _interop
@@ -12,6 +14,8 @@ import lamina.layers.pooling as _pooling
 import lamina.layers.preprocessing as _preprocessing
 import lamina.layers.regularization as _regularization
 import lamina.layers.reshaping as _reshaping
+from lamina.layers.activations import *
+from lamina.layers.attention import *
 from lamina.layers.convolutional import *
 from lamina.layers.core import *
 from lamina.layers.input_layer import Input as Input
@@ -28,6 +32,8 @@ from lamina.layers.reshaping import *
 
 # `+=` of each family's literal `__all__`, which mypy follows.
 __all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer"]
+__all__ += _activations.__all__
+__all__ += _attention.__all__
 __all__ += _convolutional.__all__
 __all__ += _core.__all__
 __all__ += _interop.__all__
