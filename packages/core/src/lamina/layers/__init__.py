@@ -14,6 +14,7 @@ import lamina.layers.pooling as _pooling
 import lamina.layers.preprocessing as _preprocessing
 import lamina.layers.regularization as _regularization
 import lamina.layers.reshaping as _reshaping
+import lamina.layers.rnn as _rnn
 from lamina.layers.activations import *
 from lamina.layers.attention import *
 from lamina.layers.convolutional import *
@@ -29,6 +30,7 @@ from lamina.layers.pooling import *
 from lamina.layers.preprocessing import *
 from lamina.layers.regularization import *
 from lamina.layers.reshaping import *
+from lamina.layers.rnn import *
 
 # `+=` of each family's literal `__all__`, which mypy follows.
 __all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer"]
@@ -43,3 +45,4 @@ __all__ += _pooling.__all__
 __all__ += _preprocessing.__all__
 __all__ += _regularization.__all__
 __all__ += _reshaping.__all__
+__all__ += _rnn.__all__
