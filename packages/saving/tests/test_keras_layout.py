@@ -377,7 +377,7 @@ def test_config_translation_round_trips_and_refuses_what_it_cannot_keep():
     assert "lora_rank" not in plain and lora["lora_rank"] == 2  # Keras writes it only if set
 
 
-def test_keras_graph_ops_feeding_masks_are_dropped_others_refused():
+def test_keras_graph_ops_feeding_masks_are_dropped_others_kept():
     tensor = {"class_name": "__keras_tensor__",
               "config": {"shape": [None, 5], "dtype": "bool", "keras_history": ["not_equal", 0, 0]}}
     op = {"module": "keras.src.ops.numpy", "class_name": "NotEqual", "config": {},
@@ -388,6 +388,30 @@ def test_keras_graph_ops_feeding_masks_are_dropped_others_refused():
              "config": {"layers": [op, pool], "input_layers": [], "output_layers": ["pool", 0, 0]}}
     out = from_keras(graph)["config"]["layers"]
     assert [e["name"] for e in out] == ["pool"] and out[0]["inbound_nodes"][0]["kwargs"] == {}
-    graph["config"]["output_layers"] = ["not_equal", 0, 0]
-    with pytest.raises(ValueError, match="NotEqual"):
-        from_keras(graph)
+    graph["config"]["output_layers"] = ["not_equal", 0, 0]  # an output: the op stays
+    kept = from_keras(graph)["config"]["layers"]
+    assert [(e["name"], e["module"]) for e in kept] == [
+        ("not_equal", "lamina.ops.numpy"), ("pool", "lamina.layers")
+    ]
+
+
+def test_keras_op_arguments_map_both_ways():
+    """Keras names `crop_images`' arguments differently and gives `clip` its bounds when
+    the op is made; Lamina takes them when it is called."""
+    tensor = {"class_name": "__keras_tensor__",
+              "config": {"shape": [None, 3], "dtype": "float32", "keras_history": ["x", 0, 0]}}
+    clip = {"module": "keras.src.ops.numpy", "class_name": "Clip", "registered_name": "Clip",
+            "config": {"name": "clip", "x_min": 0.0, "x_max": 2.0}, "name": "clip",
+            "inbound_nodes": [{"args": [tensor], "kwargs": {}}]}
+    ours = from_keras(clip)
+    assert ours["config"] == {"name": "clip"}
+    assert ours["inbound_nodes"][0]["args"][1:] == [0.0, 2.0]
+    assert to_keras(ours) == clip
+    crop = {"module": "keras.src.ops.image", "class_name": "CropImages",
+            "registered_name": "CropImages",
+            "config": {"name": "c", "top_cropping": 1, "target_width": 2}}
+    assert from_keras(crop)["config"] == {"name": "c", "top": 1, "width": 2}
+    assert to_keras(from_keras(crop)) == crop
+    tensor_bound = {**ours, "inbound_nodes": [{"args": [tensor, 0.0, tensor], "kwargs": {}}]}
+    with pytest.raises(ValueError, match="numbers, not tensors"):
+        to_keras(tensor_bound)

@@ -18,6 +18,7 @@ import pytest
 import lamina
 from lamina import ops
 from lamina.layers import Dense, Lambda
+from lamina.ops.base import Op
 from lamina.saving import registry
 from lamina.saving import serialization as ser
 from lamina.testing import assert_allclose
@@ -100,7 +101,10 @@ def test_the_builtin_table_holds_only_modeling_objects():
         for name, obj in entries.items():
             assert not name.startswith("_"), (namespace, name)
             assert id(obj) not in forbidden, (namespace, name)
-            if inspect.isclass(obj):
+            if namespace == "ops":
+                assert issubclass(obj, Op) and obj.__module__.startswith("lamina.ops."), name
+                assert not obj.__module__.startswith("lamina.ops.core.control_flow"), name
+            elif inspect.isclass(obj):
                 assert issubclass(obj, bases) and hasattr(obj, "from_config"), (namespace, name)
             else:
                 assert isinstance(obj, types.FunctionType), (namespace, name)
@@ -323,3 +327,21 @@ def test_custom_objects_that_shadow_a_builtin_warn_and_win():
     # The same object under its own name is no shadowing: silent.
     same = ser.deserialize_lamina_object(config, custom_objects={"Dense": lamina.layers.Dense})
     assert type(same) is lamina.layers.Dense
+
+
+@pytest.mark.parametrize("name", ["Cond", "Map", "Scan", "ForiLoop", "WhileLoop", "Switch"])
+def test_ops_that_take_functions_cannot_be_named(name):
+    config = {"module": "keras.src.ops.core", "class_name": name, "config": {}}
+    with pytest.raises(ValueError, match="Could not locate"):
+        ser.deserialize_lamina_object(config)
+
+
+def test_an_op_is_found_only_where_the_module_names_ops():
+    # "Relu" without a module is no layer or other modeling object, and not the op either.
+    with pytest.raises(ValueError, match="Could not locate"):
+        ser.deserialize_lamina_object({"class_name": "Relu", "config": {}})
+    op = ser.deserialize_lamina_object(
+        {"module": "keras.src.ops.nn", "class_name": "Relu", "config": {"name": "r"}}
+    )
+    assert isinstance(op, Op) and op.name == "r"
+

@@ -169,8 +169,25 @@ def spectral(K):
     return K.Sequential([K.Input((4,)), K.layers.SpectralNormalization(K.layers.Dense(3))])
 
 
+def op_graph(K):
+    """A functional graph that calls ops directly: Keras 3 records them as graph nodes."""
+    ops = K.ops
+    images = K.Input((6, 6, 2))
+    x = K.layers.Conv2D(3, 3, padding="same")(images)
+    x = ops.add(ops.relu(x), 1.0)
+    x = ops.clip(x, 0.5, 2.5)
+    x = ops.image.crop_images(x, top_cropping=1, left_cropping=2, target_height=4,
+                              target_width=3)
+    x = ops.transpose(x, (0, 3, 1, 2))
+    x = ops.reshape(x, (-1, 3, 12))[:, :, 2:, None][..., 0]
+    pooled = ops.concatenate([ops.mean(x, axis=-1), ops.max(x, axis=-1)], axis=-1)
+    scores = ops.softmax(K.layers.Dense(4)(pooled), axis=-1)
+    return K.Model(images, ops.expand_dims(ops.sum(ops.square(scores), axis=1), -1))
+
+
 MODELS = [dense, einsum_dense, embedding, conv1d, conv2d, conv3d, normalization,
-          preprocessing, regularization, reshaping, masking, merging, nested, spectral]
+          preprocessing, regularization, reshaping, masking, merging, nested, spectral,
+          op_graph]
 
 
 def inputs_for(build, model):

@@ -10,6 +10,8 @@ from lamina.layers.input_layer import InputLayer
 from lamina.layers.layer import Layer, get_mask
 from lamina.models.model import Model
 from lamina.ops import dtypes
+from lamina.ops.base import Op
+from lamina.ops.catalog import op_module
 from lamina.ops.function import Function
 from lamina.ops.node import Node
 from lamina.ops.symbolic import SymbolicTensor
@@ -212,13 +214,16 @@ class Functional(Function, Model):
         layers = []
         input_op_ids = {id(op) for op in input_ops}
         for op in input_ops + [o for o in self.operations if id(o) not in input_op_ids]:
-            if not isinstance(op, Layer):
+            if not isinstance(op, (Layer, Op)):
                 raise ValueError(
                     f"Functional model {self.name!r} calls the operation {op.name!r} "
-                    f"({type(op).__name__}) directly on symbolic tensors; only layers can be "
-                    "saved in a config. Wrap it in a layer (e.g. `lamina.layers.Lambda`)."
+                    f"({type(op).__name__}) directly on symbolic tensors; only layers and "
+                    "the ops of `lamina.ops` can be saved in a config. Wrap it in a layer "
+                    "(e.g. `lamina.layers.Lambda`)."
                 )
             data = serialize_lamina_object(op)
+            if isinstance(op, Op):
+                data["module"] = op_module(type(op))
             data["name"] = op.name
             data["inbound_nodes"] = [
                 {
@@ -337,10 +342,10 @@ class _Replay:
         if name is not None and not isinstance(name, str):
             raise ValueError(f"A functional model's 'name' must be a string. Received: {name!r}")
         self.config = config
-        self.layers: dict[str, Layer] = {}
+        self.layers: dict[str, Layer | Op] = {}
         self.outputs: dict[tuple[str, int], list[Any]] = {}
         # Every recorded call: (layer, its node index, the call's data).
-        self.calls: list[tuple[Layer, int, dict[str, Any]]] = []
+        self.calls: list[tuple[Layer | Op, int, dict[str, Any]]] = []
 
     def model(self) -> Functional:
         for position, data in enumerate(self.config["layers"]):
@@ -366,8 +371,10 @@ class _Replay:
         if not isinstance(calls, list):
             raise ValueError(f"{where} ({name!r}): 'inbound_nodes' must be a list.")
         layer = deserialize_lamina_object(data)
-        if not isinstance(layer, Layer):
-            raise ValueError(f"{where} ({name!r}) is not a layer: {type(layer).__name__}.")
+        if not isinstance(layer, (Layer, Op)):
+            raise ValueError(
+                f"{where} ({name!r}) is neither a layer nor an op: {type(layer).__name__}."
+            )
         self.layers[name] = layer
         start = 0
         if isinstance(layer, InputLayer):
@@ -428,7 +435,7 @@ class _Replay:
                 f"other in a cycle (among {stuck})."
             )
 
-    def _call(self, layer: Layer, index: int, call: dict[str, Any]) -> list[Any]:
+    def _call(self, layer: Layer | Op, index: int, call: dict[str, Any]) -> list[Any]:
         from lamina.saving.serialization import ConfigError
 
         def tensor(ref: dict[str, Any]) -> Any:

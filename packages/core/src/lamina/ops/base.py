@@ -6,6 +6,7 @@ tensors); shape checks, dtype promotion and the symbolic spec come from its base
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, ClassVar
 
 from lamina.ops import dtypes
@@ -34,6 +35,69 @@ class Op(Operation):
         them (hashable) to have its checks memoized, or None to check on every call.
         """
         return () if self._takes_no_arguments else None
+
+    def get_config(self) -> dict[str, Any]:
+        """The name and constructor arguments, read back from the same-named attributes.
+
+        Ops keep their arguments under their own names, so one rule serves every op and
+        costs nothing per call (ops are made on every eager call).
+
+        Raises:
+            ValueError: the op does not keep an argument, or holds a function (a config
+                cannot hold one).
+        """
+        config: dict[str, Any] = {"name": self.name}
+        for param in _init_params(type(self)):
+            if not hasattr(self, param):
+                raise ValueError(
+                    f"The op `{self.op_name}` cannot be saved in a config: it does not keep "
+                    f"its argument `{param}`. Wrap the call in a layer."
+                )
+            value = getattr(self, param)
+            if callable(value):
+                raise ValueError(
+                    f"The op `{self.op_name}` cannot be saved in a config: its argument "
+                    f"`{param}` is a function. Wrap the call in a layer."
+                )
+            config[param] = value
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Op:
+        """The op from `get_config`'s output as saved: JSON lists and ``__tuple__`` entries
+        become the tuples ops take, ``__slice__`` and ``__ellipsis__`` an indexing key's
+        parts. Nothing else is decoded: an op's arguments are plain data."""
+        return cls(**{k: _plain(v) for k, v in config.items()})
+
+
+_INIT_PARAMS: dict[type, tuple[str, ...]] = {}
+
+
+def _init_params(cls: type) -> tuple[str, ...]:
+    """The constructor's argument names, less ``self`` and ``name`` (cached per class)."""
+    params = _INIT_PARAMS.get(cls)
+    if params is None:
+        params = _INIT_PARAMS[cls] = tuple(
+            p.name
+            for p in inspect.signature(cls.__init__).parameters.values()  # type: ignore[misc]
+            if p.name not in ("self", "name") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        )
+    return params
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    if not isinstance(value, dict):
+        return value
+    marker, inner = value.get("class_name"), value.get("config")
+    if marker == "__tuple__" and isinstance(inner, dict):
+        return _plain(inner.get("value", []))
+    if marker == "__ellipsis__":
+        return Ellipsis
+    if marker == "__slice__" and isinstance(inner, dict):
+        return slice(*(_plain(inner.get(k)) for k in ("start", "stop", "step")))
+    return {k: _plain(v) for k, v in value.items()}
 
 
 class ElementwiseBinary(Op):

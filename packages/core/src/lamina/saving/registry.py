@@ -15,6 +15,9 @@ How the table is built (the choice, and why it is safe):
   `Initializer`, `Regularizer`, `Constraint`, `DTypePolicy`, plus the two mapping
   classes `OptimizerMap` and `DTypePolicyMap`, and `SeedGenerator`) and has
   ``from_config``. Such a class only builds a modeling object from its config.
+* Op classes (``ops`` namespace: the nodes of a functional graph that calls ops directly)
+  come from `lamina.ops.catalog` — one class per public op function, control flow left
+  out — and are found only when a config's module names ``ops``.
 * A function enters only from the activation, loss and metric name tables, and only
   when it is a plain function defined in ``lamina.activations``, ``lamina.losses`` or
   ``lamina.metrics``: pure maths on tensors. Helpers that look names up or deserialize
@@ -47,7 +50,12 @@ NAMESPACES: tuple[str, ...] = (
     "activations",
     "dtype_policies",
     "random",
+    "ops",
 )
+
+# Searched only when a config's module names them (an op class is never what a config
+# without a module means: ``Add`` there is the layer).
+_EXPLICIT_ONLY: frozenset[str] = frozenset({"ops"})
 
 _FUNCTION_MODULES = ("lamina.activations.", "lamina.losses.", "lamina.metrics.")
 _NEVER_FUNCTIONS = frozenset({"get", "serialize", "deserialize"})
@@ -73,7 +81,8 @@ class BuiltinTable:
         if not isinstance(name, str) or name.startswith("_"):
             return None
         first = namespace_of_module(module)
-        order = ((first,) if first else ()) + tuple(n for n in NAMESPACES if n != first)
+        others = tuple(n for n in NAMESPACES if n != first and n not in _EXPLICIT_ONLY)
+        order = ((first,) if first else ()) + others
         for namespace in order:
             obj = self.entries.get(namespace, {}).get(name)
             if obj is not None and _is_kind(obj, kind):
@@ -133,6 +142,8 @@ def builtin_table() -> BuiltinTable:
         random,
         regularizers,
     )
+    from lamina.ops.base import Op
+    from lamina.ops.catalog import public_op_classes
     from lamina.optimizers import schedules
 
     sources: dict[str, tuple[dict[str, Any], tuple[type, ...]]] = {
@@ -160,6 +171,7 @@ def builtin_table() -> BuiltinTable:
             (dtype_policies.DTypePolicy, dtype_policies.DTypePolicyMap),
         ),
         "random": ({"SeedGenerator": random.SeedGenerator}, (random.SeedGenerator,)),
+        "ops": (dict(public_op_classes()), (Op,)),
     }
     entries = {
         namespace: {

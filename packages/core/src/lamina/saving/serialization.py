@@ -215,6 +215,11 @@ def serialize_lamina_object(obj: Any) -> Any:
         ) else items
     if isinstance(obj, dict):
         return {str(k): serialize_lamina_object(v) for k, v in obj.items()}
+    if isinstance(obj, slice):  # an indexing key recorded in a functional graph
+        parts = {"start": obj.start, "stop": obj.stop, "step": obj.step}
+        return {"class_name": "__slice__", "config": serialize_lamina_object(parts)}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(obj, np.ndarray) or _is_backend_array(obj):
         array = np.asarray(obj if isinstance(obj, np.ndarray) else _to_numpy(obj))
         return {
@@ -296,6 +301,19 @@ def _public_module(obj: Any) -> str:
     """Where users reach `obj` (e.g. "lamina.layers" for Dense), else its own module."""
     home = builtin_table().home(obj)
     return home if home is not None else str(getattr(obj, "__module__", "") or "")
+
+
+def _slice_from_config(inner: Any) -> slice:
+    parts = inner if isinstance(inner, dict) else {}
+    values = [parts.get(k) for k in ("start", "stop", "step")]
+    if set(parts) - {"start", "stop", "step"} or not all(
+        v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in values
+    ):
+        raise ConfigError(
+            "A `__slice__` entry needs a dict of 'start', 'stop' and 'step', each an integer "
+            f"or null. Received: {_clip(inner)}"
+        )
+    return slice(*values)
 
 
 def _serialize_bytecode(fn: types.FunctionType) -> dict[str, Any]:
@@ -422,6 +440,10 @@ def _deserialize(config: Any, module_objects: dict[str, Any] | None) -> Any:
         return tuple(_deserialize(v, None) for v in value)
     if class_name == "__numpy__":
         return _numpy_from_config(inner)
+    if class_name == "__ellipsis__":
+        return Ellipsis
+    if class_name == "__slice__":
+        return _slice_from_config(inner)
     if class_name == "__lambda__":
         return _deserialize_bytecode(inner, _CALLER_ONLY.get() or "this config")
     if class_name in ("function", "__class__"):

@@ -28,6 +28,7 @@ NAMESPACES = (
     "constraints",
     "activations",
     "dtype_policies",
+    "ops",
 )
 
 # Where Keras 3 itself writes a built-in class that its public namespaces do not export.
@@ -65,6 +66,34 @@ LAMINA_ONLY_BY_CLASS: dict[str, dict[str, Any]] = {
     name: {"trainable": _always}  # no weights: the flag means nothing
     for name in ("SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D")
 }
+
+# Ops (nodes of a functional graph that calls ops directly) whose arguments Keras 3 names
+# differently: Keras name -> Lamina name.
+_EDGES = ("top", "left", "bottom", "right")
+KERAS_OP_ARGS: dict[str, dict[str, str]] = {
+    "CropImages": {
+        **{f"{e}_cropping": e for e in _EDGES}, "target_height": "height",
+        "target_width": "width",
+    },
+    "PadImages": {
+        **{f"{e}_padding": e for e in _EDGES}, "target_height": "height",
+        "target_width": "width",
+    },
+}
+# Op arguments Keras 3 takes when the op is made and Lamina when it is called: moved to
+# the end of the call's arguments, in this order.
+KERAS_OP_CALL_ARGS: dict[str, tuple[str, ...]] = {"Clip": ("x_min", "x_max")}
+# The other way: Lamina's indexing op keeps its key, Keras 3's takes it with the tensor.
+LAMINA_OP_CALL_ARGS: dict[str, tuple[str, ...]] = {"GetItem": ("key",)}
+# Arguments Lamina's op keeps that Keras' does not take (fixed by the op, or unset).
+LAMINA_ONLY_OP_ARGS: dict[str, dict[str, Any]] = {
+    **{name: {"initial": lambda v: v is None} for name in (
+        "Amax", "Amin", "Nanmax", "Nanmin", "Ptp")},
+    **{name: {"axis": _always} for name in (
+        "Dsplit", "Hsplit", "Vsplit", "Dstack", "Hstack", "Vstack")},
+}
+# Where Keras 3 keeps an op that Lamina files under another sub-namespace.
+_KERAS_OP_MODULE = {"Slogdet": "keras.src.ops.numpy"}
 
 
 def _lamina_module(module: str) -> str:
@@ -139,8 +168,7 @@ def _without_mask_ops(graph: dict[str, Any]) -> dict[str, Any]:
 
     Keras 3 records `compute_mask`'s ops (``keras.src.ops.numpy.NotEqual`` after an
     ``Embedding(mask_zero=True)``) as graph nodes and passes their result as ``mask=``;
-    Lamina computes and passes the same masks itself, and its configs hold only layers.
-    Any other op in the graph is refused with the name of the op.
+    Lamina computes and passes the same masks itself. Ops the model itself calls stay.
     """
     layers = graph.get("layers")
     if not isinstance(layers, list):
@@ -165,14 +193,6 @@ def _without_mask_ops(graph: dict[str, Any]) -> dict[str, Any]:
                 droppable.discard(name)
                 changed = True
     kept = [e for e in layers if e.get("name") not in droppable]
-    refused = [e for e in kept if _is_keras_op(e)]
-    if refused:
-        entry = refused[0]
-        raise ValueError(
-            f"The Keras model calls the op `{entry.get('module')}.{entry.get('class_name')}` "
-            f"(node {entry.get('name')!r}) directly in its functional graph; Lamina's "
-            "functional configs hold only layers. Wrap the op in a layer in the Keras model."
-        )
     return {**graph, "layers": [_drop_masks(e, droppable) for e in kept]}
 
 
@@ -215,7 +235,92 @@ def from_keras(config: Any) -> Any:
         out["module"] = _lamina_module(config["module"])
         if out.get("registered_name") is None:
             out["registered_name"] = class_name
+        if _is_keras_op(config):
+            parts = config["module"].split(".")
+            out["module"] = ".".join(["lamina", *parts[parts.index("ops"):][:2]])
+            out = _op_from_keras(out, class_name)
     return out
+
+
+def _op_from_keras(entry: dict[str, Any], class_name: str) -> dict[str, Any]:
+    """An op node with Lamina's argument names, Keras' made-time arguments moved to the call."""
+    inner = entry.get("config")
+    if not isinstance(inner, dict):
+        return entry
+    renames = KERAS_OP_ARGS.get(class_name, {})
+    inner = {renames.get(k, k): v for k, v in inner.items()}
+    entry = _move_to_calls(entry, inner, KERAS_OP_CALL_ARGS.get(class_name, ()))
+    return _move_to_config(entry, inner, class_name, LAMINA_OP_CALL_ARGS.get(class_name, ()))
+
+
+def _move_to_calls(entry: dict[str, Any], inner: dict[str, Any], names: Any) -> dict[str, Any]:
+    """`entry` with the op arguments `names` taken out of `inner` and passed to each call."""
+    extra = [inner.pop(name, None) for name in names]
+    nodes = entry.get("inbound_nodes")
+    if not names or not isinstance(nodes, list):
+        return entry
+    nodes = [{**n, "args": [*n.get("args", []), *extra]} if isinstance(n, dict) else n
+             for n in nodes]  # fmt: skip
+    return {**entry, "inbound_nodes": nodes}
+
+
+def _move_to_config(
+    entry: dict[str, Any], inner: dict[str, Any], class_name: str, names: Any
+) -> dict[str, Any]:
+    """`entry` with each call's last arguments taken out and kept in `inner` as `names`."""
+    if not names or not entry.get("inbound_nodes"):
+        return {**entry, "config": inner}
+    entry, values = _split_call_args(entry, class_name, len(names))
+    inner.update(zip(names, values, strict=True))
+    return {**entry, "config": inner}
+
+
+def _split_call_args(
+    entry: dict[str, Any], class_name: str, count: int
+) -> tuple[dict[str, Any], list[Any]]:
+    """The node's calls without their last `count` arguments, and those arguments (which
+    every call must pass alike, as numbers, not tensors: they become the op's own).
+
+    Raises:
+        ValueError: a call passes a tensor there, too few arguments, or other values.
+    """
+    kept, seen = [], []
+    for node in entry.get("inbound_nodes", []):
+        args = list(node.get("args", [])) if isinstance(node, dict) else []
+        values = args[len(args) - count:]
+        if len(args) <= count or any(_refers_to_tensor(v) for v in values):
+            raise ValueError(
+                f"The {class_name} op here is called with {count} argument(s) that must be "
+                f"numbers, not tensors. Received call arguments: {str(args)[:200]}"
+            )
+        seen.append(values)
+        kept.append({**node, "args": args[: len(args) - count]})
+    if any(v != seen[0] for v in seen):
+        raise ValueError(
+            f"The {class_name} op here is called with different fixed arguments per call: "
+            f"{str(seen)[:200]}; one op keeps one set."
+        )
+    return {**entry, "inbound_nodes": kept}, seen[0]
+
+
+def _refers_to_tensor(structure: Any) -> bool:
+    return any(True for _ in _sources(structure))
+
+
+def _op_to_keras(entry: dict[str, Any], class_name: str) -> dict[str, Any]:
+    """`_op_from_keras` the other way.
+
+    Raises:
+        ValueError: a call passes a tensor where Keras' op takes a made-time argument.
+    """
+    inner = entry.get("config")
+    if not isinstance(inner, dict):
+        return entry
+    inner = _drop(inner, LAMINA_ONLY_OP_ARGS.get(class_name, {}), class_name, refuse=False)
+    renames = {v: k for k, v in KERAS_OP_ARGS.get(class_name, {}).items()}
+    inner = {renames.get(k, k): v for k, v in inner.items()}
+    entry = _move_to_calls(entry, inner, LAMINA_OP_CALL_ARGS.get(class_name, ()))
+    return _move_to_config(entry, inner, class_name, KERAS_OP_CALL_ARGS.get(class_name, ()))
 
 
 def to_keras(config: Any) -> Any:
@@ -247,4 +352,8 @@ def to_keras(config: Any) -> Any:
         if out.get("registered_name") in (class_name, None):
             # Keras refuses a registered name on its own built-ins, but for Functional.
             out["registered_name"] = _KERAS_REGISTERED.get(class_name)
+        if module.startswith("lamina.ops."):
+            out["module"] = _KERAS_OP_MODULE.get(class_name, "keras.src" + module[6:])
+            out["registered_name"] = class_name  # as Keras 3 writes its ops
+            out = _op_to_keras(out, class_name)
     return out

@@ -35,7 +35,8 @@ class AffineTransform(Op):
         fill_value: float = 0.0, data_format: Any = None, name: str | None = None,
     ) -> None:  # fmt: skip
         super().__init__(name=name)
-        self.order = ORDERS[one_of(self.op_name, "interpolation", interpolation, tuple(ORDERS))]
+        self.interpolation = one_of(self.op_name, "interpolation", interpolation, tuple(ORDERS))
+        self.order = ORDERS[self.interpolation]
         self.fill_mode = one_of(self.op_name, "fill_mode", fill_mode, FILL_MODES)
         self.fill_value = float(fill_value)
         self.data_format = data_format_of(self.op_name, data_format)

@@ -91,6 +91,8 @@ class _PadCrop(Op):
         data_format: Any = None, name: str | None = None,
     ) -> None:  # fmt: skip
         super().__init__(name=name)
+        self.top, self.left, self.bottom, self.right = top, left, bottom, right
+        self.height, self.width = height, width
         self.args = (top, bottom, height, left, right, width)
         self.data_format = data_format_of(self.op_name, data_format)
 
@@ -223,6 +225,7 @@ class Resize(Op):
                 f"pad_to_aspect_ratio={pad_to_aspect_ratio}"
             )
         self.crop, self.pad = bool(crop_to_aspect_ratio), bool(pad_to_aspect_ratio)
+        self.crop_to_aspect_ratio, self.pad_to_aspect_ratio = self.crop, self.pad
         self.fill_mode = one_of(op, "fill_mode", fill_mode, ("constant",))
         self.fill_value = float(fill_value)
         self.data_format = data_format_of(op, data_format)

@@ -51,6 +51,7 @@ class _Encoding(Op):
             raise ValueError(f"`{op}`: sparse outputs are not supported. Received: sparse=True")
         self.num_classes = classes
         self.axis = axis
+        self.sparse = False
         try:
             self.dtype = dtypes.standardize_dtype(dtype)
         except ValueError as e:

@@ -224,7 +224,7 @@ class Cross(_Binary):
         super().__init__(name=name)
         if axis is not None:
             axisa = axisb = axisc = axis
-        self.axisa, self.axisb, self.axisc = axisa, axisb, axisc
+        self.axisa, self.axisb, self.axisc, self.axis = axisa, axisb, axisc, axis
 
     def plan(self, a: Shape, b: Shape) -> tuple[int, int, int, Shape]:
         op = self.op_name

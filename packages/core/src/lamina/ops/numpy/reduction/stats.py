@@ -239,6 +239,7 @@ class Bincount(Op):
     def __init__(self, minlength: int = 0, sparse: bool = False, name: str | None = None):
         super().__init__(name=name)
         self.minlength = check_int("bincount", minlength, "minlength", minimum=0)
+        self.sparse = False
         if sparse:
             raise ValueError("`bincount`: `sparse=True` is not supported. Received: sparse=True")
 
