@@ -64,7 +64,8 @@ def core_only(session: nox.Session) -> None:
 @nox.parametrize("backend", BACKENDS, ids=BACKENDS)
 def tests(session: nox.Session, backend: str) -> None:
     """The shared core suite plus this backend's own tests, on one backend."""
-    install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS)
+    extra = ["flax"] if backend == "jax" else []  # `layers.FlaxLayer` is tested there
+    install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS, *extra)
     session.run(
         "pytest",
         "packages/core/tests",
