@@ -403,7 +403,9 @@ class MultiHeadAttention(Layer):
     def compute_output_shape(
         self, query_shape: Any, value_shape: Any = None, key_shape: Any = None
     ) -> tuple[Any, ...]:
-        query_shape = tuple(query_shape)
+        return self._output_shape(tuple(query_shape))
+
+    def _output_shape(self, query_shape: tuple[Any, ...]) -> tuple[Any, ...]:
         if self.partial_output_shape:
             return (*query_shape[:-1], *self.partial_output_shape)
         return query_shape
@@ -417,7 +419,7 @@ class MultiHeadAttention(Layer):
         return_attention_scores: bool = False,
         **kwargs: Any,
     ) -> Any:
-        out = SymbolicTensor(self.compute_output_shape(query.shape), dtype=self.compute_dtype)
+        out = SymbolicTensor(self._output_shape(tuple(query.shape)), dtype=self.compute_dtype)
         if not return_attention_scores:
             return out
         if value is None:
