@@ -127,7 +127,8 @@ def test_causal_mask_fused_and_reference_paths():
     out, scores = layer(Q, Q, use_causal_mask=True, return_attention_scores=True)
     assert_allclose(out, expected)
     assert_allclose(scores, probs)
-    assert np.all(ops.convert_to_numpy(scores)[..., np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] == 0)
+    rows, cols = np.triu_indices(5, 1)
+    assert np.all(ops.convert_to_numpy(scores)[..., rows, cols] == 0)
 
 
 def test_explicit_mask_and_causal_mask_combine():
@@ -135,7 +136,7 @@ def test_explicit_mask_and_causal_mask_combine():
     w = _randomized(layer, Q, Q)
     explicit = RNG.uniform(size=(2, 5, 5)) > 0.3
     explicit[:, :, 0] = True
-    expected, probs = mha(Q, Q, Q, w, 2, mask=explicit, causal=True)
+    expected, _ = mha(Q, Q, Q, w, 2, mask=explicit, causal=True)
     got = layer(Q, Q, attention_mask=explicit, use_causal_mask=True)
     assert_allclose(got, expected)
     _, scores = layer(Q, Q, attention_mask=explicit, return_attention_scores=True)
