@@ -97,7 +97,8 @@ class Bidirectional(Wrapper):
         shape = tuple(sequences_shape)
         for inner in (self.forward_layer, self.backward_layer):
             if not inner.built:
-                inner._build(shape)
+                with self._name_scope():
+                    inner._build(shape)
         self.built = True
         if self._initial_weights is not None:
             self.set_weights(list(self._initial_weights))

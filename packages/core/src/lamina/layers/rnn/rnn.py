@@ -169,8 +169,10 @@ class RNN(Layer):
     # --- build and states ----------------------------------------------------------------
     def build(self, sequences_shape: Any = None, initial_state_shape: Any = None) -> None:
         shape = tuple(sequences_shape)
+        self._check_unroll(shape)
         if not self.cell.built:
-            self.cell._build((shape[0], *shape[2:]))
+            with self._name_scope():
+                self.cell._build((shape[0], *shape[2:]))
         if self.stateful:
             if shape[0] is None:
                 raise ValueError(
@@ -196,6 +198,15 @@ class RNN(Layer):
             )
         self._state_variables = flat
         self.states = tree.pack_sequence_as(initial, flat)
+
+    @property
+    def weights(self) -> list[Any]:
+        """The cell's weights first (Keras 3's order), then any stateful states."""
+        states = {id(v) for v in self._state_variables}
+        every = super().weights
+        return [v for v in every if id(v) not in states] + [
+            v for v in every if id(v) in states
+        ]
 
     @property
     def own_variables(self) -> list[Any]:
@@ -251,11 +262,7 @@ class RNN(Layer):
     ) -> Any:
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if self.unroll and sequences.shape[1] is None:
-            raise ValueError(
-                f"{type(self).__name__}: `unroll=True` needs a known number of steps. "
-                f"Received: inputs of shape {tuple(sequences.shape)}"
-            )
+        self._check_unroll(tuple(sequences.shape))
         if self.stateful:
             self._check_stateful_batch(sequences)
         if initial_state is None:
@@ -286,6 +293,13 @@ class RNN(Layer):
             states = tree.map_structure(lambda s: ops.cast(s, self.compute_dtype), states)
             return (output, *states)
         return output
+
+    def _check_unroll(self, shape: tuple[Any, ...]) -> None:
+        if self.unroll and shape[1] is None:
+            raise ValueError(
+                f"{type(self).__name__}: `unroll=True` needs a known number of steps. "
+                f"Received: inputs of shape {shape}"
+            )
 
     def _check_stateful_batch(self, sequences: Any) -> None:
         batch = sequences.shape[0]

@@ -70,7 +70,8 @@ class StackedRNNCells(Layer):
         shape = tuple(input_shape)
         for cell in self.cells:
             if not cell.built:
-                cell._build(shape)
+                with self._name_scope():
+                    cell._build(shape)
             size = cell.output_size if "output_size" in dir(cell) else None
             if size is None:
                 size = tree.flatten(cell.state_size)[0] if isinstance(

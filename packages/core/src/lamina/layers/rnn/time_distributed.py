@@ -37,7 +37,8 @@ class TimeDistributed(Wrapper):
                 f"Received: input_shape={shape}"
             )
         if not self.layer.built:
-            self.layer._build((None, *shape[2:]))
+            with self._name_scope():
+                self.layer._build((None, *shape[2:]))
         self.built = True
 
     def compute_output_shape(self, input_shape: Any) -> Any:

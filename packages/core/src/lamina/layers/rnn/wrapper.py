@@ -35,7 +35,8 @@ class Wrapper(Layer):
 
     def build(self, input_shape: Any = None) -> None:
         if not self.layer.built:
-            self.layer._build(input_shape)
+            with self._name_scope():
+                self.layer._build(input_shape)
         self.built = True
 
     def get_config(self) -> dict[str, Any]:
