@@ -111,7 +111,7 @@ def test_nadam():
     lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-7
 
     def mu(t):
-        return b1 * (1 - 0.5 * 0.96 ** (0.004 * t))
+        return b1 * (1 - 0.5 * 0.96**t)
 
     def step(w, g, t, s):
         s["p"] = s.get("p", 1.0) * mu(t)

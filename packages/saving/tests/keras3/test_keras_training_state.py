@@ -106,17 +106,8 @@ def test_optimizer_state_and_compile_config_move_between_frameworks(tmp_path, ke
     assert_same_state(loaded, source)
 
 
-NADAM_DIFFERS = pytest.mark.xfail(
-    strict=True,
-    reason="Lamina's Nadam update differs from Keras 3's (1e-3 after 3 steps from the same "
-    "state, with no file involved): a core optimizer difference, not a file one.",
-)
-
-
 @pytest.mark.parametrize("direction", DIRECTIONS)
-@pytest.mark.parametrize(
-    "key", [pytest.param(k, marks=NADAM_DIFFERS) if k == "nadam" else k for k in sorted(OPTIMIZERS)]
-)
+@pytest.mark.parametrize("key", sorted(OPTIMIZERS))
 def test_training_goes_on_alike_after_the_move(tmp_path, key, direction):
     source, loaded = trained_and_reloaded(tmp_path, key, direction)
     assert_next_step_alike(loaded, source)

@@ -203,7 +203,8 @@ class Adamax(Optimizer):
 class Nadam(Optimizer):
     """Adam with Nesterov momentum (Dozat), with the momentum-decay schedule.
 
-    With ``mu_t = beta_1 * (1 - 0.5 * 0.96^(0.004 t))`` and ``P_t`` the product of
+    With ``mu_t = beta_1 * (1 - 0.5 * 0.96^t)`` (Keras 3's schedule, so that training moves
+    between the two with the same updates) and ``P_t`` the product of
     ``mu_1..mu_t`` (kept in a variable): ``m_hat = mu_{t+1} m / (1 - P_{t+1}) +
     (1 - mu_t) g / (1 - P_t)``, ``v_hat = v / (1 - beta_2^t)`` and
     ``w -= lr * m_hat / (sqrt(v_hat) + epsilon)``.
@@ -246,7 +247,7 @@ class Nadam(Optimizer):
     def _mu(self, step: Any) -> Any:
         return ops.multiply(
             self.beta_1,
-            ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, ops.multiply(0.004, step)))),
+            ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, step))),
         )
 
     def _update_all(self, grads: list[Any], variables: list[Variable], lr: Any) -> None:
