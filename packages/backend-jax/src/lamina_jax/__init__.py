@@ -2,7 +2,7 @@
 
 from lamina.backend import Backend, Capability
 from lamina.backend.module_backend import ModuleBackend
-from lamina_jax import control_flow, core, image, linalg, math, nn, numpy, random
+from lamina_jax import control_flow, core, fused, image, linalg, math, nn, numpy, random
 from lamina_jax._version import __version__ as __version__
 from lamina_jax.layer import JaxLayerMixin
 from lamina_jax.trainer import JaxTrainer
@@ -24,6 +24,7 @@ backend: Backend = ModuleBackend(
     variable_class=JaxVariable,
     layer_mixin=JaxLayerMixin,
     trainer_mixin=JaxTrainer,
+    fused=fused,
 )
 
 __all__ = ["__version__", "backend"]

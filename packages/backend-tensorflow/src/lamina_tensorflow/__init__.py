@@ -2,7 +2,7 @@
 
 from lamina.backend import Backend, Capability
 from lamina.backend.module_backend import ModuleBackend
-from lamina_tensorflow import control_flow, core, image, linalg, math, nn, numpy, random
+from lamina_tensorflow import control_flow, core, fused, image, linalg, math, nn, numpy, random
 from lamina_tensorflow._version import __version__ as __version__
 from lamina_tensorflow.autograph import skip_lamina_in_autograph
 from lamina_tensorflow.layer import TensorflowLayerMixin
@@ -27,6 +27,7 @@ backend: Backend = ModuleBackend(
     variable_class=TensorflowVariable,
     layer_mixin=TensorflowLayerMixin,
     trainer_mixin=TensorflowTrainer,
+    fused=fused,
 )
 
 __all__ = ["__version__", "backend"]

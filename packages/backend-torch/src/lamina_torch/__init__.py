@@ -2,7 +2,18 @@
 
 from lamina.backend import Backend, Capability
 from lamina.backend.module_backend import ModuleBackend
-from lamina_torch import control_flow, core, image, linalg, math, nn, numpy, optimizers, random
+from lamina_torch import (
+    control_flow,
+    core,
+    fused,
+    image,
+    linalg,
+    math,
+    nn,
+    numpy,
+    optimizers,
+    random,
+)
 from lamina_torch._version import __version__ as __version__
 from lamina_torch.layer import TorchLayerMixin
 from lamina_torch.trainer import TorchTrainer
@@ -25,6 +36,7 @@ backend: Backend = ModuleBackend(
     layer_mixin=TorchLayerMixin,
     trainer_mixin=TorchTrainer,
     optimizer_rules=optimizers.RULES,
+    fused=fused,
 )
 
 __all__ = ["__version__", "backend"]

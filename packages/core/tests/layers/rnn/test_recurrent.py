@@ -159,9 +159,11 @@ def test_gru_without_reset_after_and_without_bias(path, ref):
                            use_cudnn=path)
         out = layer(x)
         kernel, recurrent, _ = ref.weights_of(layer)
-        want, _ = ref.run(
-            lambda a, s: ref.gru_step(a, s, kernel, recurrent, None, reset_after), x, _zeros("GRU")
-        )
+
+        def step(a, s, kernel=kernel, recurrent=recurrent, reset_after=reset_after):
+            return ref.gru_step(a, s, kernel, recurrent, None, reset_after)
+
+        want, _ = ref.run(step, x, _zeros("GRU"))
         assert_allclose(out, want, loose=10)
 
 

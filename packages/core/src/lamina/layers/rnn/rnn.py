@@ -267,7 +267,8 @@ class RNN(Layer):
             self._check_stateful_batch(sequences)
         if initial_state is None:
             if self.stateful:
-                initial_state = tree.map_structure(lambda v: v.value, self.states)
+                # A copy: the variables are assigned after the loop, before any backward pass.
+                initial_state = tree.map_structure(lambda v: ops.copy(v.value), self.states)
             else:
                 initial_state = self.get_initial_state(ops.shape(sequences)[0])
         initial_state = tree.map_structure(
