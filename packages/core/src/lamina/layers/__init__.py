@@ -19,6 +19,7 @@ from lamina.layers.activations import *
 from lamina.layers.attention import *
 from lamina.layers.convolutional import *
 from lamina.layers.core import *
+from lamina.layers.core.reversible_embedding import ReversibleEmbedding as ReversibleEmbedding
 from lamina.layers.input_layer import Input as Input
 from lamina.layers.input_layer import InputLayer as InputLayer
 from lamina.layers.input_spec import InputSpec as InputSpec
@@ -33,7 +34,7 @@ from lamina.layers.reshaping import *
 from lamina.layers.rnn import *
 
 # `+=` of each family's literal `__all__`, which mypy follows.
-__all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer"]
+__all__: list[str] = ["Input", "InputLayer", "InputSpec", "Layer", "ReversibleEmbedding"]
 __all__ += _activations.__all__
 __all__ += _attention.__all__
 __all__ += _convolutional.__all__
