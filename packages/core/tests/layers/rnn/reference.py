@@ -58,7 +58,7 @@ def run(step, x, states, mask=None, go_backwards=False, zero_output_for_mask=Fal
         if previous is None:
             previous = np.zeros_like(out)
         if mask is not None:
-            keep = np.asarray(mask[:, t], bool)[:, None]
+            keep = np.asarray(mask[:, t], bool).reshape((-1,) + (1,) * (out.ndim - 1))
             out = np.where(keep, out, 0.0 if zero_output_for_mask else previous)
             new_states = [np.where(keep, n, s) for n, s in zip(new_states, states)]
         outputs.append(out)
@@ -71,3 +71,34 @@ def weights_of(layer):
     """``(kernel, recurrent_kernel, bias or None)`` of a built SimpleRNN/GRU/LSTM layer."""
     values = [np.asarray(w, np.float64) for w in layer.get_weights()]
     return values[0], values[1], (values[2] if len(values) > 2 else None)
+
+
+def conv(x, kernel, stride=1, padding="valid"):
+    """N-D convolution, channels last: ``x (batch, *spatial, cin)``, ``kernel (*k, cin,
+    cout)``; "same" pads as TensorFlow does (the extra pad after)."""
+    rank = kernel.ndim - 2
+    sizes = kernel.shape[:rank]
+    if padding == "same":
+        pads = []
+        for n, k in zip(x.shape[1 : 1 + rank], sizes):
+            out = -(-n // stride)
+            total = max((out - 1) * stride + k - n, 0)
+            pads.append((total // 2, total - total // 2))
+        x = np.pad(x, [(0, 0), *pads, (0, 0)])
+    out_sizes = [(n - k) // stride + 1 for n, k in zip(x.shape[1 : 1 + rank], sizes)]
+    out = np.zeros((x.shape[0], *out_sizes, kernel.shape[-1]))
+    for pos in np.ndindex(*out_sizes):
+        window = x[(slice(None), *[slice(p * stride, p * stride + k) for p, k in zip(pos, sizes)])]
+        out[(slice(None), *pos)] = np.tensordot(window, kernel, axes=rank + 1)
+    return out
+
+
+def conv_lstm_step(x, states, kernel, recurrent_kernel, bias, stride=1, padding="valid"):
+    h, c = states
+    z = conv(x, kernel, stride, padding) + conv(h, recurrent_kernel, 1, "same")
+    if bias is not None:
+        z = z + bias
+    i, f, g, o = np.split(z, 4, axis=-1)
+    c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+    h = sigmoid(o) * np.tanh(c)
+    return h, [h, c]

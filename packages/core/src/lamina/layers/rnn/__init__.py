@@ -2,6 +2,9 @@
 Bidirectional and TimeDistributed."""
 
 from lamina.layers.rnn.bidirectional import Bidirectional as Bidirectional
+from lamina.layers.rnn.conv_lstm import ConvLSTM1D as ConvLSTM1D
+from lamina.layers.rnn.conv_lstm import ConvLSTM2D as ConvLSTM2D
+from lamina.layers.rnn.conv_lstm import ConvLSTM3D as ConvLSTM3D
 from lamina.layers.rnn.gru import GRU as GRU
 from lamina.layers.rnn.gru import GRUCell as GRUCell
 from lamina.layers.rnn.lstm import LSTM as LSTM
@@ -18,6 +21,9 @@ __all__ = [
     "LSTM",
     "RNN",
     "Bidirectional",
+    "ConvLSTM1D",
+    "ConvLSTM2D",
+    "ConvLSTM3D",
     "GRUCell",
     "LSTMCell",
     "SimpleRNN",

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from lamina import ops, tree
+from lamina.backend.config import AUTOCAST_DTYPE
 from lamina.layers.input_spec import InputSpec
 from lamina.layers.layer import Layer
 from lamina.layers.rnn import _loop
 from lamina.layers.rnn.dropout_cell import DropoutRNNCell
+from lamina.ops import dtypes
 
 
 def state_shapes(state_size: Any) -> Any:
@@ -262,6 +264,9 @@ class RNN(Layer):
     ) -> Any:
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
+        if mask is not None and len(mask.shape) > 2:
+            # A step is skipped only when every entry of it is masked.
+            mask = ops.any(ops.cast(mask, "bool"), axis=tuple(range(2, len(mask.shape))))
         self._check_unroll(tuple(sequences.shape))
         if self.stateful:
             self._check_stateful_batch(sequences)
@@ -277,11 +282,19 @@ class RNN(Layer):
         cells = self._dropout_cells()
         if training:
             self._prepare_dropout(self.cell, sequences[:, 0], initial_state)
+        # The loop runs in the cell's precision: a float32 cell inside a mixed-precision
+        # layer reads its variables as float32, not in the layer's autocast dtype.
+        cell_policy = self.cell.dtype_policy
+        autocast = cell_policy.compute_dtype != cell_policy.variable_dtype and self.cell.autocast
+        token = AUTOCAST_DTYPE.set(cell_policy.compute_dtype if autocast else None)
+        if dtypes.dtype_of(sequences) in dtypes.FLOATS:
+            sequences = ops.cast(sequences, cell_policy.compute_dtype)
         try:
             result = self._fused_loop(sequences, initial_state, mask, training)
             if result is None:
                 result = self._generic_loop(sequences, initial_state, mask, training)
         finally:
+            AUTOCAST_DTYPE.reset(token)
             for cell in cells:
                 cell.reset_dropout_masks()
         last_output, outputs, states = result
