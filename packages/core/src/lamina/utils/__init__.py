@@ -23,6 +23,7 @@ from lamina.utils.numerical import to_categorical as to_categorical
 from lamina.utils.progbar import Progbar as Progbar
 from lamina.utils.py_dataset import PyDataset as PyDataset
 from lamina.utils.py_dataset import PyDataset as Sequence
+from lamina.utils.sequence import pad_sequences as pad_sequences
 from lamina.utils.session import clear_session as clear_session
 from lamina.utils.session import set_random_seed as set_random_seed
 
@@ -44,6 +45,7 @@ __all__ = [
     "model_to_dot",
     "normalize",
     "pack_x_y_sample_weight",
+    "pad_sequences",
     "plot_model",
     "register_keras_serializable",
     "serialize_keras_object",

@@ -15,6 +15,12 @@ def _strip(name: str, prefix: str) -> str:
     return name[len(prefix) :] if name.startswith(prefix) else name
 
 
+def _unbuilt(serialized: Any) -> Any:
+    if isinstance(serialized, dict):
+        serialized = {k: v for k, v in serialized.items() if k != "build_config"}
+    return serialized
+
+
 class Bidirectional(Wrapper):
     """Read a sequence in both directions with two recurrent layers and merge them.
 
@@ -161,6 +167,9 @@ class Bidirectional(Wrapper):
             forward, backward = forward[0], backward[0]
         if self.return_sequences:
             backward = ops.flip(backward, axis=1)
+        forward, backward, *states = (
+            ops.cast(t, self.compute_dtype) for t in (forward, backward, *states)
+        )
         output = self._merge(forward, backward)
         if self.return_state:
             head = output if self.merge_mode is None else [output]
@@ -198,9 +207,10 @@ class Bidirectional(Wrapper):
 
         config = super().get_config()
         config.pop("weights", None)
-        config["layer"] = serialize_lamina_object(self.forward_layer)
+        # Without build configs: the forward layer is always rebuilt from a fresh copy.
+        config["layer"] = _unbuilt(serialize_lamina_object(self.forward_layer))
         config["merge_mode"] = self.merge_mode
-        config["backward_layer"] = serialize_lamina_object(self.backward_layer)
+        config["backward_layer"] = _unbuilt(serialize_lamina_object(self.backward_layer))
         return config
 
     @classmethod

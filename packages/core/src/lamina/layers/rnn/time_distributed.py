@@ -7,6 +7,7 @@ from typing import Any
 from lamina import ops
 from lamina.layers.input_spec import InputSpec
 from lamina.layers.rnn.wrapper import Wrapper
+from lamina.ops import dtypes
 
 
 class TimeDistributed(Wrapper):
@@ -56,7 +57,10 @@ class TimeDistributed(Wrapper):
         if mask is not None and self.layer._has_mask:
             kwargs["mask"] = ops.reshape(mask, (-1, *tuple(mask.shape[2:])))
         outputs = self.layer(folded, **kwargs)
-        return ops.reshape(outputs, (batch, steps, *tuple(outputs.shape[1:])))
+        outputs = ops.reshape(outputs, (batch, steps, *tuple(outputs.shape[1:])))
+        if dtypes.dtype_of(outputs) in dtypes.FLOATS:
+            outputs = ops.cast(outputs, self.compute_dtype)
+        return outputs
 
     def compute_mask(self, inputs: Any, previous_mask: Any) -> Any:
         return previous_mask
