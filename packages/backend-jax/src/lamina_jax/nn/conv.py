@@ -153,7 +153,7 @@ def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Te
     return _adaptive(inputs, output_size, data_format, lambda a, ax: a.max(axis=ax))
 
 
-def dot_product_attention(
+def _reference_attention(
     query: Tensor,
     key: Tensor,
     value: Tensor,
@@ -163,6 +163,7 @@ def dot_product_attention(
     is_causal: bool,
     attn_logits_soft_cap: float | None,
 ) -> Tensor:
+    """The unfused formula: for logit soft-capping, which `jax.nn`'s kernel lacks."""
     dtype = query.dtype
     groups = query.shape[2] // key.shape[2]
     k = jnp.repeat(key, groups, axis=2)
@@ -183,6 +184,51 @@ def dot_product_attention(
         logits = jnp.where(keep, logits, jnp.asarray(-0.7 * jnp.finfo(dtype).max, dtype))
     probs = jax.nn.softmax(logits.astype(jnp.promote_types(dtype, jnp.float32)), axis=-1)
     return jnp.einsum("bnts,bsnh->btnh", probs.astype(dtype), v, precision=hi)
+
+
+def _cudnn_fits(query: Tensor, key: Tensor, bias: Tensor | None, mask: Tensor | None) -> bool:
+    """Whether cuDNN's fused attention takes these inputs: a GPU, half precision, head
+    dims it tiles, and causal-only masking (it has no arbitrary-mask input)."""
+    return (
+        jax.default_backend() == "gpu"
+        and query.dtype in (jnp.float16, jnp.bfloat16)
+        and query.shape[-1] % 8 == 0
+        and query.shape[-1] <= 128
+        and bias is None
+        and mask is None
+    )
+
+
+def dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    bias: Tensor | None,
+    mask: Tensor | None,
+    scale: float,
+    is_causal: bool,
+    attn_logits_soft_cap: float | None,
+) -> Tensor:
+    if attn_logits_soft_cap is not None or value.shape[-1] != query.shape[-1]:
+        # `jax.nn`'s kernel has no soft cap and needs values as wide as the keys.
+        return _reference_attention(
+            query, key, value, bias, mask, scale, is_causal, attn_logits_soft_cap
+        )
+    # `jax.nn` takes rank-4 bias and mask only.
+    if bias is not None:
+        bias = jnp.reshape(bias, (1,) * (4 - bias.ndim) + tuple(bias.shape))
+    if mask is not None:
+        mask = jnp.reshape(jnp.asarray(mask, bool), (1,) * (4 - mask.ndim) + tuple(mask.shape))
+    if _cudnn_fits(query, key, bias, mask):
+        try:
+            return jax.nn.dot_product_attention(
+                query, key, value, scale=scale, is_causal=is_causal, implementation="cudnn"
+            )
+        except (RuntimeError, ValueError, NotImplementedError):
+            pass  # this cuDNN cannot run the shapes: XLA's kernel below can
+    return jax.nn.dot_product_attention(
+        query, key, value, bias=bias, mask=mask, scale=scale, is_causal=is_causal
+    )
 
 
 def ctc_loss(

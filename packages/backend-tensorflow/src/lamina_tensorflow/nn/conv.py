@@ -178,6 +178,46 @@ def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Te
     return _adaptive(inputs, output_size, data_format, tf.reduce_max)
 
 
+def _reference_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    bias: Tensor | None,
+    mask: Tensor | None,
+    scale: float,
+    is_causal: bool,
+    attn_logits_soft_cap: float | None,
+) -> Tensor:
+    """The attention formula, written so XLA fuses it into one computation."""
+    dtype = query.dtype
+    groups = query.shape[2] // key.shape[2]
+    k = tf.repeat(key, groups, axis=2) if groups > 1 else key
+    v = tf.repeat(value, groups, axis=2) if groups > 1 else value
+    logits = tf.einsum("btnh,bsnh->bnts", query, k) * tf.cast(scale, dtype)
+    if bias is not None:
+        logits = logits + bias
+    if attn_logits_soft_cap is not None:
+        cap = tf.cast(attn_logits_soft_cap, dtype)
+        logits = cap * tf.tanh(logits / cap)
+    keep = None if mask is None else tf.broadcast_to(mask, tf.shape(logits))
+    if is_causal:
+        t, s = tf.shape(logits)[-2], tf.shape(logits)[-1]
+        causal = tf.cast(tf.linalg.band_part(tf.ones((t, s)), -1, 0), tf.bool)
+        keep = causal if keep is None else tf.logical_and(keep, causal)
+    if keep is not None:
+        low = tf.cast(-0.7 * dtype.max, dtype)
+        logits = tf.where(keep, logits, low)
+    work = tf.float64 if dtype == tf.float64 else tf.float32
+    probs = tf.nn.softmax(tf.cast(logits, work), axis=-1)
+    return tf.einsum("bnts,bsnh->btnh", tf.cast(probs, dtype), v)
+
+
+# One XLA cluster: TensorFlow has no fused attention kernel of its own, and XLA fuses the
+# scaling, masking and softmax into the two matmuls; inside a `tf.function` step it
+# compiles with the step's shapes.
+_fused_attention = tf.function(_reference_attention, jit_compile=True, autograph=False)
+
+
 def dot_product_attention(
     query: Tensor,
     key: Tensor,
@@ -188,27 +228,9 @@ def dot_product_attention(
     is_causal: bool,
     attn_logits_soft_cap: float | None,
 ) -> Tensor:
-    dtype = query.dtype
-    groups = query.shape[2] // key.shape[2]
-    k = tf.repeat(key, groups, axis=2)
-    v = tf.repeat(value, groups, axis=2)
-    logits = tf.einsum("btnh,bsnh->bnts", query, k) * tf.cast(scale, dtype)
-    if bias is not None:
-        logits = logits + bias
-    if attn_logits_soft_cap is not None:
-        cap = tf.cast(attn_logits_soft_cap, dtype)
-        logits = cap * tf.tanh(logits / cap)
-    keep = None if mask is None else tf.broadcast_to(mask, tf.shape(logits))
-    if is_causal:
-        t, s = logits.shape[-2], logits.shape[-1]
-        causal = tf.cast(tf.linalg.band_part(tf.ones((t, s)), -1, 0), tf.bool)
-        keep = causal if keep is None else tf.logical_and(keep, causal)
-    if keep is not None:
-        low = tf.cast(-0.7 * dtype.max, dtype)
-        logits = tf.where(keep, logits, low)
-    work = tf.float64 if dtype == tf.float64 else tf.float32
-    probs = tf.cast(tf.nn.softmax(tf.cast(logits, work), axis=-1), dtype)
-    return tf.einsum("bnts,bsnh->btnh", probs, v)
+    return _fused_attention(
+        query, key, value, bias, mask, float(scale), bool(is_causal), attn_logits_soft_cap
+    )
 
 
 def ctc_loss(

@@ -146,7 +146,7 @@ def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Te
     return _from_first(_ADAPTIVE_MAX[len(output_size)](x, output_size), data_format)
 
 
-def dot_product_attention(
+def _reference_attention(
     query: Tensor,
     key: Tensor,
     value: Tensor,
@@ -156,6 +156,7 @@ def dot_product_attention(
     is_causal: bool,
     attn_logits_soft_cap: float | None,
 ) -> Tensor:
+    """The unfused formula: for logit soft-capping, which the fused kernel lacks."""
     dtype = query.dtype
     groups = query.shape[2] // key.shape[2]
     k = torch.repeat_interleave(key, groups, dim=2)
@@ -174,6 +175,54 @@ def dot_product_attention(
         logits = logits.masked_fill(~keep, -0.7 * torch.finfo(dtype).max)
     probs = torch.softmax(logits.to(torch.promote_types(dtype, torch.float32)), dim=-1)
     return torch.einsum("bnts,bsnh->btnh", probs.to(dtype), v)
+
+
+def dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    bias: Tensor | None,
+    mask: Tensor | None,
+    scale: float,
+    is_causal: bool,
+    attn_logits_soft_cap: float | None,
+) -> Tensor:
+    if attn_logits_soft_cap is not None:
+        return _reference_attention(
+            query, key, value, bias, mask, scale, is_causal, attn_logits_soft_cap
+        )
+    # `scaled_dot_product_attention` takes (batch, heads, len, dim) and refuses a mask
+    # together with `is_causal`: causality stays a flag unless another mask is given.
+    q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+    t, s = q.shape[-2], k.shape[-2]
+    keep = mask
+    flag = is_causal and mask is None and bias is None
+    if is_causal and not flag:
+        tri = torch.tril(torch.ones((t, s), dtype=torch.bool, device=q.device))
+        keep = tri if keep is None else keep & tri
+    attn_mask = keep
+    if bias is not None:
+        attn_mask = bias.to(q.dtype)
+        if keep is not None:
+            attn_mask = attn_mask.masked_fill(~keep, -0.7 * torch.finfo(q.dtype).max)
+    out = torch.nn.functional.scaled_dot_product_attention(
+        q,
+        k,
+        v,
+        attn_mask=attn_mask,
+        is_causal=flag,
+        scale=scale,
+        enable_gqa=k.shape[1] != q.shape[1],
+    )
+    if keep is not None:
+        # A query whose keys are all masked averages every value, as the unfused formula
+        # (and JAX's kernel) give; the kernel alone gives zeros there.
+        hidden = ~torch.broadcast_to(keep, (*out.shape[:-1], s)).any(dim=-1, keepdim=True)
+        mean = v.mean(dim=-2, keepdim=True)
+        if mean.shape[1] != out.shape[1]:
+            mean = torch.repeat_interleave(mean, out.shape[1] // mean.shape[1], dim=1)
+        out = torch.where(hidden, mean.to(out.dtype), out)
+    return out.transpose(1, 2)
 
 
 def ctc_loss(

@@ -118,10 +118,14 @@ def dot_product_attention(
             (grouped-query attention).
         value: ``(batch, key_len, kv_heads, value_dim)``.
         bias: optional, broadcastable to ``(batch, heads, query_len, key_len)``.
-        mask: optional bool, same broadcast; False drops a key for a query.
+        mask: optional bool, same broadcast; False drops a key for a query (a query
+            with every key dropped averages all values, as JAX's kernel gives).
         scale: the logit scale (default ``1 / sqrt(dim)``).
         is_causal: mask keys after each query (top-left aligned).
-        flash_attention: a kernel hint; the result is the same.
+        flash_attention: a kernel hint; the result is the same. Each backend runs its
+            fused kernel (PyTorch `scaled_dot_product_attention`, JAX
+            `jax.nn.dot_product_attention`, one XLA cluster on TensorFlow) whenever it
+            computes this op; `reference_dot_product_attention` is the unfused formula.
         attn_logits_soft_cap: if set, logits become ``cap * tanh(logits / cap)``.
 
     Returns:
@@ -132,3 +136,47 @@ def dot_product_attention(
     """
     op = DotProductAttention(scale, is_causal, flash_attention, attn_logits_soft_cap)
     return op(query, key, value, bias, mask)
+
+
+def reference_dot_product_attention(
+    query: Any,
+    key: Any,
+    value: Any,
+    bias: Any = None,
+    mask: Any = None,
+    scale: float | None = None,
+    is_causal: bool = False,
+    attn_logits_soft_cap: float | None = None,
+) -> Any:
+    """`dot_product_attention` written out in `lamina.ops`, with the probabilities formed.
+
+    The yardstick the backends' fused kernels are tested against, and readable
+    documentation of what they compute. Arguments and result are those of
+    `dot_product_attention`; half-precision logits are normalized in float32.
+    """
+    from lamina import ops
+
+    dtype = float_result("reference_dot_product_attention", query, key, value)
+    q, k, v = (ops.cast(t, dtype) for t in (query, key, value))
+    groups = int(static_shape(q)[2] or 1) // int(static_shape(k)[2] or 1)
+    if groups > 1:
+        k, v = ops.repeat(k, groups, axis=2), ops.repeat(v, groups, axis=2)
+    if scale is None:
+        scale = 1.0 / math.sqrt(int(static_shape(q)[-1] or 1))
+    work = "float64" if dtype == "float64" else "float32"
+    logits = ops.einsum("btnh,bsnh->bnts", ops.cast(q, work), ops.cast(k, work)) * scale
+    if bias is not None:
+        logits = logits + ops.cast(bias, work)
+    if attn_logits_soft_cap is not None:
+        logits = ops.tanh(logits / attn_logits_soft_cap) * attn_logits_soft_cap
+    keep = None if mask is None else ops.broadcast_to(ops.cast(mask, "bool"), ops.shape(logits))
+    if is_causal:
+        t, s = ops.shape(logits)[-2], ops.shape(logits)[-1]
+        causal = ops.cast(ops.tril(ops.ones((t, s), "float32")), "bool")
+        keep = causal if keep is None else ops.logical_and(keep, causal)
+    if keep is not None:
+        low = -1e30 if work == "float64" else -1e9
+        logits = ops.where(keep, logits, ops.full_like(logits, low))
+    probs = ops.softmax(logits, axis=-1)
+    out = ops.einsum("bnts,bsnh->btnh", probs, ops.cast(v, work))
+    return ops.cast(out, dtype)
