@@ -32,7 +32,7 @@ def _train(make: Any, dtype: str = "float32") -> tuple[list[Any], list[Any]]:
 
 
 def _without_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(rules.RULES, "lamina.optimizers.adam.Adam")
+    monkeypatch.delitem(rules.RULES, optimizers.Adam)
 
 
 MAKERS = [
@@ -73,7 +73,7 @@ def test_a_subclass_with_its_own_rule_never_gets_the_fused_one(monkeypatch):
     def refuse(*args: Any) -> bool:
         raise AssertionError("the fused Adam rule ran for a different update_step")
 
-    monkeypatch.setitem(rules.RULES, "lamina.optimizers.adam.Adam", refuse)
+    monkeypatch.setitem(rules.RULES, optimizers.Adam, refuse)
 
     class HalfStepAdam(optimizers.Adam):
         def update_step(self, gradient: Any, variable: Variable, learning_rate: Any) -> None:
@@ -98,6 +98,6 @@ def test_adam_and_adamw_take_the_rule(make, monkeypatch):
         calls.append(1)
         return rules.adam(*args)
 
-    monkeypatch.setitem(rules.RULES, "lamina.optimizers.adam.Adam", counted)
+    monkeypatch.setitem(rules.RULES, optimizers.Adam, counted)
     _train(make)
     assert len(calls) == len(GRADS)

@@ -9,8 +9,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 __all__ = [
     "associative_scan",

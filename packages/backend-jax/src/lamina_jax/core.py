@@ -11,8 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -63,7 +62,7 @@ def device_scope(device_name: str) -> AbstractContextManager[None]:
 def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     # Abstract evaluation with jax.eval_shape: no FLOPs, no memory. None dims get two
     # placeholder sizes; an output dim that differs between the runs depends on them.
-    from lamina.backend.tracing import trace_with_arrays
+    from lamina.backend.kit import trace_with_arrays
 
     try:
         first = _eval_shape(fn, args, kwargs, _FILLS[0])
@@ -79,7 +78,7 @@ _FILLS = (83, 89)
 
 def _has_unknown(args: Any, kwargs: Any) -> bool:
     from lamina import tree
-    from lamina.ops.symbolic import SymbolicTensor
+    from lamina.backend.kit import SymbolicTensor
 
     return any(
         isinstance(x, SymbolicTensor) and None in x.shape for x in tree.flatten((args, kwargs))
@@ -88,8 +87,7 @@ def _has_unknown(args: Any, kwargs: Any) -> bool:
 
 def _eval_shape(fn: Callable[..., Any], args: Any, kwargs: Any, fill: int) -> Any:
     from lamina import tree
-    from lamina.ops.symbolic import SymbolicTensor
-    from lamina.variables.scopes import StatelessScope
+    from lamina.backend.kit import StatelessScope, SymbolicTensor
 
     flat = tree.flatten((args, kwargs))
     where = [i for i, x in enumerate(flat) if isinstance(x, SymbolicTensor)]
@@ -113,7 +111,7 @@ def _eval_shape(fn: Callable[..., Any], args: Any, kwargs: Any, fill: int) -> An
 
 def _merge_specs(first: Any, second: Any) -> Any:
     from lamina import tree
-    from lamina.ops.symbolic import SymbolicTensor
+    from lamina.backend.kit import SymbolicTensor
 
     def to_spec(x: Any, y: Any) -> Any:
         if not isinstance(x, jax.ShapeDtypeStruct):

@@ -10,8 +10,7 @@ from typing import Any, TypeVar, cast
 import jax
 import jax.numpy as jnp
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

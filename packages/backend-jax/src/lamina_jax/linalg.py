@@ -9,7 +9,7 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.linalg
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "cholesky",

@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.special
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "erf",

@@ -17,9 +17,14 @@ from typing import Any
 
 import jax
 
-from lamina.random.seed_generator import SeedStateScope, global_seed_generator
-from lamina.trainers.trainer import batch_size_of
-from lamina.variables.scopes import StatelessScope
+from lamina.backend.kit import (
+    SeedStateScope,
+    StatelessScope,
+    clear_losses,
+    global_seed_generator,
+    track_loss,
+    unpack_x_y_sample_weight,
+)
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
 EvalState = tuple[list[Any], list[Any], list[Any]]
@@ -45,8 +50,6 @@ class JaxTrainer:
 
     def train_step(self, state: State, data: Any) -> tuple[dict[str, Any], State]:
         """One batch as a pure function: returns the logs and the new state."""
-        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
-
         model: Any = self
         trainable_vars, non_trainable_vars, optimizer_vars, metric_vars = self._state_variables()
         trainable, non_trainable, optimizer_values, metric_values = state
@@ -72,14 +75,13 @@ class JaxTrainer:
         grads, (loss, y_pred, non_trainable, metric_values) = jax.grad(loss_fn, has_aux=True)(
             trainable, non_trainable
         )
-        for layer in model._flatten_layers():
-            layer._losses.clear()  # they hold tracers of this trace
+        clear_losses(model)  # they hold tracers of this trace
         if trainable:
             trainable, optimizer_values = model.optimizer.stateless_apply(
                 optimizer_values, grads, trainable
             )
         with StatelessScope(state_mapping=list(zip(metric_vars, metric_values))) as scope:
-            model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
+            track_loss(model, loss, x)
             logs = model.compute_metrics(x, y, y_pred, sample_weight)
         metric_values = [scope.get_current_value(v) for v in metric_vars]
         return logs, (list(trainable), non_trainable, list(optimizer_values), metric_values)
@@ -185,8 +187,7 @@ class JaxTrainer:
                 ) as seeds:
                     results = [step(batch) for batch in batches]
                 new = [[scope.get_current_value(v) for v in group] for group in groups[1:]]
-            for layer in model._flatten_layers():
-                layer._losses.clear()  # they hold tracers of this trace
+            clear_losses(model)  # they hold tracers of this trace
             out = results if collect else results[-1]
             return out, new, seeds.value
 

@@ -15,8 +15,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from lamina.ops.dtypes import to_numpy_dtype
-from lamina.variables.variable import Variable
+from lamina.backend.kit import Variable, to_numpy_dtype
 
 
 class JaxVariable(Variable):

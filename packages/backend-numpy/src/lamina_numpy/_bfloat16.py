@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import to_numpy_dtype
 
 BFLOAT16 = np.dtype(to_numpy_dtype("bfloat16"))
 

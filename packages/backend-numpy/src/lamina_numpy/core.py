@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -50,6 +49,6 @@ def device_scope(device_name: str) -> AbstractContextManager[None]:
 
 
 def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    from lamina.backend.tracing import trace_with_arrays
+    from lamina.backend.kit import trace_with_arrays
 
     return trace_with_arrays(fn, args, kwargs, lambda shape, dtype: np.zeros(shape, dtype))

@@ -1,6 +1,6 @@
 """The layer mixin: Numpy layers need nothing beyond the core `Layer`."""
 
-from lamina.backend.layer_mixin import LayerMixin
+from lamina.backend.kit import LayerMixin
 
 
 class NumpyLayerMixin(LayerMixin):

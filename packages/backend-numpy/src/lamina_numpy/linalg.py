@@ -7,7 +7,7 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "cholesky",

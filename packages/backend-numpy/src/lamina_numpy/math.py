@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "erf",

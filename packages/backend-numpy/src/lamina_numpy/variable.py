@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.ops.dtypes import to_numpy_dtype
-from lamina.variables.variable import Variable
+from lamina.backend.kit import Variable, to_numpy_dtype
 
 
 class NumpyVariable(Variable):

@@ -9,8 +9,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -60,7 +59,7 @@ def device_scope(device_name: str) -> AbstractContextManager[None]:
 
 def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     # Trace a tf.function on TensorSpecs whose None dims stay None: TF's own shape inference.
-    from lamina.backend.tracing import trace_with_arrays
+    from lamina.backend.kit import trace_with_arrays
 
     try:
         outputs = _trace_function(fn, args, kwargs)
@@ -72,8 +71,7 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
 
 def _trace_function(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
     from lamina import tree
-    from lamina.ops.symbolic import SymbolicTensor
-    from lamina.variables.scopes import StatelessScope
+    from lamina.backend.kit import StatelessScope, SymbolicTensor
 
     flat = tree.flatten((args, kwargs))
     where = [i for i, x in enumerate(flat) if isinstance(x, SymbolicTensor)]
@@ -93,7 +91,7 @@ def _trace_function(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
 
 def _to_specs(outputs: Any) -> Any:
     from lamina import tree
-    from lamina.ops.symbolic import SymbolicTensor
+    from lamina.backend.kit import SymbolicTensor
 
     def to_spec(x: Any) -> Any:
         if not tf.is_tensor(x):

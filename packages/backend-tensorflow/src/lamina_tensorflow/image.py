@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 
 __all__ = [
     "affine_transform",

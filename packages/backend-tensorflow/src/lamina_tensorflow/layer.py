@@ -8,7 +8,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.layer_mixin import LayerMixin
+from lamina.backend.kit import LayerMixin
 
 _Trackable: Any = tf.__internal__.tracking.Trackable
 

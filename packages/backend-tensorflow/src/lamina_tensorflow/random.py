@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 
 __all__ = [
     "beta",

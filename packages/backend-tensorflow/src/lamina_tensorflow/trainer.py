@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.trainers.trainer import batch_size_of
+from lamina.backend.kit import track_loss, unpack_x_y_sample_weight
 
 
 class TensorflowTrainer:
@@ -14,8 +14,6 @@ class TensorflowTrainer:
 
     def train_step(self, data: Any) -> dict[str, Any]:
         """One batch: forward under a tape, loss, gradients, optimizer update, metrics."""
-        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
-
         model: Any = self
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         trainable = model.trainable_weights
@@ -23,7 +21,7 @@ class TensorflowTrainer:
             y_pred = model(x, training=True)
             loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             scaled = model.optimizer.scale_loss(loss)
-        model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
+        track_loss(model, loss, x)
         if trainable:
             grads = tape.gradient(scaled, [v.value for v in trainable])
             model.optimizer.apply(grads, trainable)

@@ -6,7 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.variables.variable import Variable
+from lamina.backend.kit import Variable
 from lamina_tensorflow.core import convert_to_tensor
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
 
 __all__ = [

@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 _TORCH_DTYPES: dict[str, torch.dtype] = {
     "bool": torch.bool,
@@ -110,7 +109,7 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
     # Run on "meta" tensors (shapes and dtypes only, no data) inside a meta device scope, so
     # constants and variable reads (see TorchVariable) land on meta too. Ops without a meta
     # kernel, or needing values, fall back to zero-filled CPU tensors.
-    from lamina.backend.tracing import trace_with_arrays
+    from lamina.backend.kit import trace_with_arrays
 
     def make_meta(shape: tuple[int, ...], dtype: Any) -> Tensor:
         return torch.empty(shape, dtype=_torch_dtype_of(dtype), device="meta")
@@ -126,7 +125,7 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
 
 
 def _torch_dtype_of(dtype: Any) -> torch.dtype:
-    from lamina.ops.dtypes import standardize_dtype
+    from lamina.backend.kit import standardize_dtype
 
     return to_torch_dtype(standardize_dtype(dtype))
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from lamina.backend.layer_mixin import LayerMixin
+from lamina.backend.kit import LayerMixin
 
 
 class TorchLayerMixin(torch.nn.Module, LayerMixin):

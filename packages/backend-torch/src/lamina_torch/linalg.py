@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "cholesky",

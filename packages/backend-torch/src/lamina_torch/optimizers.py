@@ -16,6 +16,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from lamina.backend.kit import OptimizerRule
+from lamina.optimizers import Adam
+
 _INFINITE_STEP = torch.tensor(float("inf"))
 
 
@@ -43,13 +46,18 @@ def adam(optimizer: Any, grads: list[Any], variables: list[Any], lr: Any) -> boo
     device = params[0].device
     if any(p.dtype != torch.float32 or p.device != device for p in params):
         return False
-    indices = [optimizer._get_variable_index(v) for v in variables]
+    indices = [optimizer.variable_index(v) for v in variables]
+
+    def slots(kind: str) -> list[torch.Tensor]:
+        every = optimizer.slots(kind)
+        return [every[i].value for i in indices]
+
     tensors = _AdamTensors(
         params,
         grads,
-        [optimizer._momentums[i].value for i in indices],
-        [optimizer._velocities[i].value for i in indices],
-        [optimizer._velocity_hats[i].value for i in indices] if optimizer.amsgrad else [],
+        slots("momentum"),
+        slots("velocity"),
+        slots("velocity_hat") if optimizer.amsgrad else [],
     )
     t = optimizer.iterations.value + 1
     with torch.no_grad():  # in place on the parameters, as `Variable.assign` is
@@ -105,5 +113,5 @@ def _multi_tensor(optimizer: Any, tensors: _AdamTensors, t: Any, lr: Any) -> Non
     torch._foreach_addcdiv_(tensors.params, tensors.ms, denominators, value=-1.0)
 
 
-RULES = {"lamina.optimizers.adam.Adam": adam}
+RULES: dict[type, OptimizerRule] = {Adam: adam}
 """The rules this backend registers, by the class whose `update_step` they reproduce."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import default_device, to_torch_dtype
 
 __all__ = [

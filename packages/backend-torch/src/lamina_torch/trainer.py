@@ -11,8 +11,7 @@ from typing import Any
 
 import torch
 
-from lamina.metrics.reduction import Mean
-from lamina.trainers.trainer import batch_size_of
+from lamina.backend.kit import batch_size_of, loss_sums, track_loss, unpack_x_y_sample_weight
 
 
 class TorchTrainer:
@@ -20,13 +19,11 @@ class TorchTrainer:
 
     def train_step(self, data: Any) -> dict[str, Any]:
         """One batch: forward, loss, backward, optimizer update, metrics."""
-        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
-
         model: Any = self
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = model(x, training=True)
         loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-        _track_loss(model._loss_tracker, loss, batch_size_of(x))
+        _track_loss(model, loss, x)
         trainable = model.trainable_weights
         if trainable:
             for variable in trainable:
@@ -64,16 +61,18 @@ class TorchTrainer:
             return super().predict_step(data)  # type: ignore[misc]
 
 
-def _track_loss(tracker: Any, loss: Any, batch_size: int) -> None:
-    """``tracker.update_state(loss, sample_weight=batch_size)`` for the scalar loss.
+def _track_loss(model: Any, loss: Any, x: Any) -> None:
+    """`track_loss` for the scalar loss.
 
-    For the `Mean` that `compile` creates this is two in-place adds (``total += loss *
-    batch_size``, ``count += batch_size``) instead of a dozen dispatched ops.
+    For the plain mean that `compile` creates this is two in-place adds (``sum += loss *
+    batch_size``, ``weight += batch_size``) instead of a dozen dispatched ops.
     """
-    if type(tracker) is not Mean or getattr(loss, "ndim", None) != 0:
-        tracker.update_state(loss, sample_weight=batch_size)
+    sums = loss_sums(model)
+    if sums is None or getattr(loss, "ndim", None) != 0:
+        track_loss(model, loss, x)
         return
+    batch_size = batch_size_of(x)
+    total, count = (v.value for v in sums)
     with torch.no_grad():
-        total = tracker.total.value
         total.add_(loss.detach().to(total.dtype) * batch_size)
-        tracker.count.value.add_(batch_size)
+        count.add_(batch_size)

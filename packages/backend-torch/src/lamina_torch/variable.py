@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from lamina.variables.variable import Variable
+from lamina.backend.kit import Variable
 from lamina_torch.core import _on_device, convert_to_tensor, meta_tracing, storage_device
 
 

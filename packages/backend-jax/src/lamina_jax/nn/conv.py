@@ -9,8 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from lamina.backend.protocols._types import Tensor
-from lamina.ops.nn.conv.patches import patch_positions
+from lamina.backend.kit import Tensor, patch_positions
 
 __all__ = [
     "adaptive_average_pool",

@@ -6,7 +6,7 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 
 __all__ = [
     "arange",

@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from lamina.backend.protocols._types import Tensor
-from lamina.ops.nn.conv.patches import patch_positions
+from lamina.backend.kit import Tensor, patch_positions
 from lamina_numpy._bfloat16 import BFLOAT16, via_float32
 
 __all__ = [

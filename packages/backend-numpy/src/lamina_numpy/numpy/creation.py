@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 __all__ = [
     "arange",

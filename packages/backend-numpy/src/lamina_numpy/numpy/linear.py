@@ -6,7 +6,7 @@ from typing import Literal, cast
 
 import numpy as np
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 from lamina_numpy._bfloat16 import via_float32
 
 __all__ = [

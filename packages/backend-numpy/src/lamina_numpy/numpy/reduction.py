@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "all",

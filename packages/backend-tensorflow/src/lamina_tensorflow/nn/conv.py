@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from lamina.backend.protocols._types import Tensor
-from lamina.ops.nn.conv.patches import patch_positions
+from lamina.backend.kit import Tensor, patch_positions
 
 __all__ = [
     "adaptive_average_pool",

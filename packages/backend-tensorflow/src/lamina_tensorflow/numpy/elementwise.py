@@ -8,7 +8,7 @@ from collections.abc import Callable
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "absolute", "add", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "correlate",

@@ -6,8 +6,7 @@ import itertools
 
 import tensorflow as tf
 
-from lamina.backend.protocols._types import DType, Tensor
-from lamina.ops.dtypes import to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
 __all__ = [
     "broadcast_to",

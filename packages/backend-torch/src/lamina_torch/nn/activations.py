@@ -7,7 +7,7 @@ import contextlib
 import torch
 import torch.nn.functional as F
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
 
 __all__ = [

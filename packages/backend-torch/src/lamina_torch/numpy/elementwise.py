@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import torch
 
-from lamina.backend.protocols._types import Tensor
+from lamina.backend.kit import Tensor
 
 __all__ = [
     "absolute", "add", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",

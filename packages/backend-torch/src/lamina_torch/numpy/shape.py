@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from lamina.backend.protocols._types import DType, Tensor
+from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
 
 __all__ = [

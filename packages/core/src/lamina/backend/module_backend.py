@@ -45,7 +45,7 @@ class ModuleBackend:
     variable_class: type[Variable]
     layer_mixin: type[LayerMixin]
     trainer_mixin: type
-    optimizer_rules: Mapping[str, OptimizerRule] = dataclasses.field(default_factory=dict)
+    optimizer_rules: Mapping[type, OptimizerRule] = dataclasses.field(default_factory=dict)
     fused: FusedKernels | None = None
     api_version: tuple[int, int] = BACKEND_API
 

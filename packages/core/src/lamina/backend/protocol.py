@@ -94,9 +94,10 @@ class Backend(Protocol):
         ...
 
     @property
-    def optimizer_rules(self) -> Mapping[str, OptimizerRule]:
+    def optimizer_rules(self) -> Mapping[type, OptimizerRule]:
         """Update rules this backend runs for all variables at once (fused kernels), by
-        the qualified name of the optimizer class whose `update_step` each reproduces."""
+        the optimizer class whose `update_step` each reproduces (a subclass with its own
+        `update_step` never matches). A rule reads the state through `Optimizer.slots`."""
         ...
 
     @property

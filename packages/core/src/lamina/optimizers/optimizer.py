@@ -38,17 +38,16 @@ def _iteration_dtype() -> str:
     return "int64"
 
 
-_RULE_OWNERS: dict[type, str] = {}
+_RULE_OWNERS: dict[type, type] = {}
 
 
-def _rule_owner(cls: type) -> str:
-    """The qualified name of the class whose `update_step` `cls` uses: the key of a
-    backend's fused rule, which a subclass with its own rule never matches."""
-    name = _RULE_OWNERS.get(cls)
-    if name is None:
-        owner = next(c for c in cls.__mro__ if "update_step" in c.__dict__)
-        name = _RULE_OWNERS[cls] = f"{owner.__module__}.{owner.__qualname__}"
-    return name
+def _rule_owner(cls: type) -> type:
+    """The class whose `update_step` `cls` uses: the key of a backend's fused rule, which
+    a subclass with its own rule never matches."""
+    owner = _RULE_OWNERS.get(cls)
+    if owner is None:
+        owner = _RULE_OWNERS[cls] = next(c for c in cls.__mro__ if "update_step" in c.__dict__)
+    return owner
 
 
 def _gradient_tensor(grad: Any, dtype: str) -> Any:
@@ -160,6 +159,7 @@ class Optimizer:
         self.name = name or unique_name(_snake_case(where))
         self.built = False
         self._variables: list[Variable] = []
+        self._slots: dict[str, list[Variable]] = {}
         self._trainable_variables: list[Variable] = []
         self._index: dict[int, int] = {}
         self._exclude_ids: set[int] = set()
@@ -307,8 +307,25 @@ class Optimizer:
     def add_optimizer_variables(
         self, trainable_variables: Sequence[Variable], name: str, initializer: Any = "zeros"
     ) -> list[Variable]:
-        """One slot per variable (see `add_variable_from_reference`)."""
-        return [self.add_variable_from_reference(v, name, initializer) for v in trainable_variables]
+        """One slot per variable (see `add_variable_from_reference`), kept as `slots(name)`."""
+        made = [self.add_variable_from_reference(v, name, initializer) for v in trainable_variables]
+        self._slots[name] = made
+        return made
+
+    def slots(self, kind: str) -> list[Variable]:
+        """The slots of one kind ("momentum", "velocity"...), in `variable_index` order.
+
+        This is how a backend's fused update rule reads the optimizer's state.
+
+        Raises:
+            KeyError: the optimizer has no slots of that kind (the message lists its kinds).
+        """
+        if kind not in self._slots:
+            raise KeyError(
+                f"Optimizer {self.name!r} has no slots of kind {kind!r}. "
+                f"It has: {sorted(self._slots)}"
+            )
+        return self._slots[kind]
 
     def build(self, var_list: Sequence[Variable]) -> None:
         """Create the state for `var_list` (called once, before the first update).
@@ -336,7 +353,15 @@ class Optimizer:
         self.built = True
 
     def _get_variable_index(self, variable: Variable) -> int:
-        """The position of `variable` in the list the optimizer was built with."""
+        """`variable_index`, under the name Keras 3's custom optimizers call."""
+        return self.variable_index(variable)
+
+    def variable_index(self, variable: Variable) -> int:
+        """The position of `variable` in the list the optimizer was built with.
+
+        Raises:
+            ValueError: the optimizer was not built with `variable`.
+        """
         index = self._index.get(id(variable))
         if index is None:
             raise ValueError(

@@ -1,0 +1,92 @@
+"""`lamina.backend.kit`: everything a backend adapter (or `lamina-saving`) takes from the core.
+
+An adapter released against one core release must keep working with the next, so it imports
+from the core only this module and the public namespaces (``lamina``, ``lamina.layers``,
+``lamina.models``, ``lamina.optimizers``, ``lamina.metrics``, ``lamina.saving``,
+``lamina.tree``, ``lamina.backend``). Names here change only with `KIT_VERSION`: a new
+name raises the minor number, a removed or changed one the major number (and
+`lamina.backend.BACKEND_API` with it).
+
+What is here, by use:
+
+* Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`; `standardize_dtype`,
+  `to_numpy_dtype`.
+* Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
+  `LayerMixin`, `Variable` (the base of the backend's variable class).
+* Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `StatelessScope`,
+  `SeedStateScope`, `global_seed_generator`, `tree`.
+* Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
+  `clear_losses` (the hooks a step needs besides the model's public methods).
+* Kernels' shared arithmetic: `patch_positions` (im2col gather indices).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lamina import tree as tree
+from lamina.backend.capabilities import Capability as Capability
+from lamina.backend.layer_mixin import LayerMixin as LayerMixin
+from lamina.backend.module_backend import ModuleBackend as ModuleBackend
+from lamina.backend.module_backend import OptimizerRule as OptimizerRule
+from lamina.backend.protocol import Backend as Backend
+from lamina.backend.protocols._types import Axis as Axis
+from lamina.backend.protocols._types import DType as DType
+from lamina.backend.protocols._types import Shape as Shape
+from lamina.backend.protocols._types import Tensor as Tensor
+from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
+from lamina.ops.dtypes import standardize_dtype as standardize_dtype
+from lamina.ops.dtypes import to_numpy_dtype as to_numpy_dtype
+from lamina.ops.nn.conv.patches import patch_positions as patch_positions
+from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
+from lamina.random.seed_generator import SeedStateScope as SeedStateScope
+from lamina.random.seed_generator import global_seed_generator as global_seed_generator
+from lamina.variables.scopes import StatelessScope as StatelessScope
+from lamina.variables.variable import Variable as Variable
+
+KIT_VERSION: tuple[int, int] = (1, 0)
+"""(major, minor): minor grows with new names, major when a name changes or goes."""
+
+
+def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:
+    """A batch as ``(x, y, sample_weight)`` (missing parts are None), as `fit` reads it."""
+    # Imported on use: the kit loads with the backend, before the trainers can.
+    from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack
+
+    return unpack(data)
+
+
+def batch_size_of(x: Any) -> Any:
+    """The batch size of `x`: an int, or a scalar tensor inside a graph with a None batch."""
+    from lamina.trainers.trainer import batch_size_of as size
+
+    return size(x)
+
+
+def track_loss(model: Any, loss: Any, x: Any) -> None:
+    """Add one batch's loss, weighted by the batch size of `x`, to the "loss" `fit` logs."""
+    model._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
+
+
+def loss_sums(model: Any) -> tuple[Variable, Variable] | None:
+    """The (weighted sum, total weight) variables behind the logged "loss", or None.
+
+    A backend whose variables update in place may add to them directly (the mean is
+    ``sum / weight``); None means the tracker is not the plain mean, and `track_loss` must
+    be used.
+    """
+    from lamina.metrics.reduction import Mean
+
+    tracker = model._loss_tracker
+    if type(tracker) is not Mean:
+        return None
+    return tracker.total, tracker.count
+
+
+def clear_losses(model: Any) -> None:
+    """Forget the losses the model's layers added in the last call (`add_loss`).
+
+    A traced step calls this when its trace ends: the losses hold the trace's tensors.
+    """
+    for layer in model._flatten_layers():
+        layer._losses.clear()
