@@ -217,8 +217,12 @@ class Bidirectional(Wrapper):
     def from_config(cls, config: dict[str, Any]) -> Bidirectional:
         from lamina.saving.serialization import deserialize_lamina_object
 
+        # Keras 3 files keep the inner layers' build configs; the wrapper builds them itself
+        # (building `layer` here would give it variables no file holds).
         config = dict(config)
-        config["layer"] = deserialize_lamina_object(config["layer"])
+        config["layer"] = deserialize_lamina_object(_unbuilt(config["layer"]))
         if config.get("backward_layer") is not None:
-            config["backward_layer"] = deserialize_lamina_object(config["backward_layer"])
+            config["backward_layer"] = deserialize_lamina_object(
+                _unbuilt(config["backward_layer"])
+            )
         return cls(**config)
