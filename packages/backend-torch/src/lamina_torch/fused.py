@@ -8,6 +8,9 @@ Right-padded masks become packed sequences; any other mask returns None (generic
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -35,6 +38,19 @@ def _take_steps(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return torch.gather(x, 1, index[:, :, None].expand(-1, -1, x.shape[-1]))
 
 
+@contextlib.contextmanager
+def _quiet_on_cuda(inputs: torch.Tensor) -> Iterator[None]:
+    """cuDNN gathers weights that are not one flat buffer into one at each call (ours are
+    the layer's own variables, so they never are) and warns about it; that copy is the
+    price of training Keras-layout variables in place."""
+    if not inputs.is_cuda:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="RNN module weights are not part")
+        yield
+
+
 def _hx(states: tuple[torch.Tensor, ...]) -> Any:
     """torch.lstm takes its states as a tuple, torch.gru as one tensor."""
     return states if len(states) > 1 else states[0]
@@ -57,7 +73,8 @@ def _run(
     train = torch.is_grad_enabled()
     if lengths is None:
         x = torch.flip(inputs, (1,)) if go_backwards else inputs
-        out, *states = kernel(x, _hx(hx), params, has_biases, 1, 0.0, train, False, True)
+        with _quiet_on_cuda(inputs):
+            out, *states = kernel(x, _hx(hx), params, has_biases, 1, 0.0, train, False, True)
         return out, tuple(s[0] for s in states)
     assert isinstance(lengths, torch.Tensor)
     steps = inputs.shape[1]
@@ -69,9 +86,11 @@ def _run(
         x = _take_steps(inputs, reversed_time)
     packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
     sorted_hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx)
-    data, *states = kernel(
-        packed.data, packed.batch_sizes, _hx(sorted_hx), params, has_biases, 1, 0.0, train, False
-    )
+    with _quiet_on_cuda(inputs):
+        data, *states = kernel(
+            packed.data, packed.batch_sizes, _hx(sorted_hx), params, has_biases, 1, 0.0, train,
+            False,
+        )
     unpacked, _ = pad_packed_sequence(
         PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices),
         batch_first=True,
