@@ -38,18 +38,18 @@ class TensorflowLayerMixin(_Trackable, LayerMixin):
     def _trackable_children(self, save_type: Any = "checkpoint", **kwargs: Any) -> Any:
         children: dict[str, Any] = {}
         for variable in self._trainable_variables + self._non_trainable_variables:
-            children[_unique(children, variable.name)] = variable._variable
+            children[_unique(children, variable.name)] = variable.tf_variable
         for gen in self._seed_generators:
-            children[_unique(children, gen.name)] = gen.state._variable
+            children[_unique(children, gen.name)] = gen.state.tf_variable
         for layer in self._layers:
             children[_unique(children, layer.name)] = layer
         if save_type == "savedmodel":
             # A loaded SavedModel answers `.variables` like a tf.Module does.
             this: Any = self
             wrap = tf.__internal__.tracking.wrap
-            children["variables"] = wrap([v._variable for v in this.variables])
+            children["variables"] = wrap([v.tf_variable for v in this.variables])
             children["trainable_variables"] = wrap(
-                [v._variable for v in this.trainable_variables]
+                [v.tf_variable for v in this.trainable_variables]
             )
             serve = serving_function(self)
             if serve is not None:

@@ -54,6 +54,11 @@ class TensorflowVariable(Variable):
     def _stored_value(self) -> Any:
         return self._variable
 
+    @property
+    def tf_variable(self) -> tf.Variable:
+        """The tf.Variable holding the value (what TF's checkpoints and SavedModels track)."""
+        return self._variable
+
     # What tf.GradientTape needs to watch a Lamina variable as the tf.Variable it holds
     # (``tape.gradient(loss, model.trainable_variables)``, as Keras 3 code writes it).
     def _should_act_as_resource_variable(self) -> None:

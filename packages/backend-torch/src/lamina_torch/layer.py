@@ -37,7 +37,7 @@ class TorchLayerMixin(torch.nn.Module, LayerMixin):
             base, n = key, 1
             while key in params:
                 key, n = f"{base}_{n}", n + 1
-            params[key] = variable._parameter
+            params[key] = variable.parameter
         torch.nn.Module.__setattr__(self, "torch_params", params)
 
     # torch walks `_parameters` directly: refresh the view first, since nested layers may

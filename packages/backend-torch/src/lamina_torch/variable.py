@@ -53,6 +53,11 @@ class TorchVariable(Variable):
             value = value.value
         return convert_to_tensor(value, dtype)
 
+    @property
+    def parameter(self) -> torch.nn.Parameter:
+        """The torch Parameter holding the value (what the owning layer's Module lists)."""
+        return self._parameter
+
     def _stored_value(self) -> Any:
         if meta_tracing():
             # compute_output_spec runs on meta tensors: read a data-less copy of the value.

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from lamina.backend.kit import attach_restore, attached_restore
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import ROOT, own_variables, path_component, walk_layers
 from lamina_saving.h5_store import LazyArray
@@ -356,20 +357,20 @@ class DeferredRestore:
 
     def install(self) -> None:
         for _, layer in walk_layers(self.root):
-            object.__setattr__(layer, "_deferred_restore", self)
+            attach_restore(layer, self)
 
     def _uninstall_if_done(self) -> None:
         if self.entries:
             return
         for _, layer in walk_layers(self.root):
-            if layer.__dict__.get("_deferred_restore") is self:
-                object.__setattr__(layer, "_deferred_restore", None)
+            if attached_restore(layer) is self:
+                attach_restore(layer, None)
 
     # --- the hooks the core calls ----------------------------------------------------------
     def layer_tracked(self, parent: Any, name: str | None, layer: Any) -> None:
         """A layer joined the graph: watch it too, and restore what it already has."""
         for _, sub in walk_layers(layer):
-            object.__setattr__(sub, "_deferred_restore", self)
+            attach_restore(sub, self)
             self._assign_existing(sub)
 
     def saved_value(self, layer: Any, name: str, shape: tuple[int, ...]) -> Any:

@@ -18,11 +18,13 @@ What is here, by use:
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
   `clear_losses` (the hooks a step needs besides the model's public methods).
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices).
+* Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
+  model that is not built yet, with `attach_restore` and `attached_restore`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from lamina import tree as tree
 from lamina.backend.capabilities import Capability as Capability
@@ -90,3 +92,31 @@ def clear_losses(model: Any) -> None:
     """
     for layer in model._flatten_layers():
         layer._losses.clear()
+
+
+class DeferredRestore(Protocol):
+    """Weights read before the variables exist, handed over as the model builds.
+
+    The core calls these hooks on the object attached to a layer (`attach_restore`).
+    """
+
+    def layer_tracked(self, parent: Any, name: str | None, layer: Any) -> None:
+        """`layer` was assigned to `parent` (as attribute `name`, or into a tracked list)."""
+
+    def saved_value(self, layer: Any, name: str, shape: tuple[int, ...]) -> Any:
+        """The value for the variable `layer` is creating, or None to initialize it."""
+
+    def optimizer_built(self, optimizer: Any) -> None:
+        """The model's optimizer created its variables."""
+
+
+def attach_restore(layer: Any, hook: DeferredRestore | None) -> None:
+    """Make `layer` call `hook` as it tracks layers and creates variables (None detaches)."""
+    object.__setattr__(layer, "_deferred_restore", hook)
+
+
+def attached_restore(layer: Any) -> DeferredRestore | None:
+    """The hook attached to `layer`, or None."""
+    hook: DeferredRestore | None = layer.__dict__.get("_deferred_restore")
+    return hook
+

@@ -89,9 +89,8 @@ class ExportArchive:
         if entry is not None:
             return entry[1]
         tf = self._tf
-        if self._backend == "tensorflow":
-            tf_var = variable._stored_value()
-        else:
+        tf_var = getattr(variable, "tf_variable", None)  # TensorFlow's own variables
+        if tf_var is None:
             # TF variable names must start with a letter, digit or dot.
             name = re.sub(r"[^A-Za-z0-9_.\-/]", "_", str(variable.path)).lstrip("_-/")
             name = name or "variable"
