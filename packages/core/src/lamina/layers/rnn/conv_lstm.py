@@ -99,7 +99,7 @@ class ConvLSTMCell(RecurrentCell):
 
     def output_spatial(self, spatial: tuple[Any, ...]) -> tuple[Any, ...]:
         """The spatial size of the states for inputs of spatial size `spatial`."""
-        out = []
+        out: list[Any] = []
         for size, k, s, d in zip(spatial, self.kernel_size, self.strides, self.dilation_rate):
             if size is None:
                 out.append(None)

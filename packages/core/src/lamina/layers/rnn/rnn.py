@@ -221,7 +221,7 @@ class RNN(Layer):
         if "get_initial_state" in dir(self.cell):
             return as_state_list(self.cell.get_initial_state(batch_size=batch_size))
         dtype = self.cell.compute_dtype
-        return _map_shapes(  # type: ignore[no-any-return]
+        return _map_shapes(
             lambda s: ops.zeros((batch_size, *s), dtype=dtype),
             state_shapes(self.cell.state_size),
         )
