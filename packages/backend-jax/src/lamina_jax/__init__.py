@@ -1,7 +1,6 @@
 """The jax backend for Lamina: JAX on XLA, pure functions, jit-compiled steps."""
 
-from lamina.backend import Backend, Capability
-from lamina.backend.module_backend import ModuleBackend
+from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_jax import control_flow, core, fused, image, linalg, math, nn, numpy, random
 from lamina_jax._version import __version__ as __version__
 from lamina_jax.layer import JaxLayerMixin

@@ -3,8 +3,7 @@
 SciPy is imported inside the functions that use it, so that `import lamina` stays fast.
 """
 
-from lamina.backend import Backend, Capability
-from lamina.backend.module_backend import ModuleBackend
+from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_numpy import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_numpy._version import __version__ as __version__
 from lamina_numpy.layer import NumpyLayerMixin

@@ -1,7 +1,6 @@
 """The tensorflow backend for Lamina: tf.function steps, tf.Variables, XLA when asked."""
 
-from lamina.backend import Backend, Capability
-from lamina.backend.module_backend import ModuleBackend
+from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_tensorflow import control_flow, core, fused, image, linalg, math, nn, numpy, random
 from lamina_tensorflow._version import __version__ as __version__
 from lamina_tensorflow.autograph import skip_lamina_in_autograph

@@ -1,7 +1,6 @@
 """The torch backend for Lamina: eager autograd; layers are torch.nn.Modules."""
 
-from lamina.backend import Backend, Capability
-from lamina.backend.module_backend import ModuleBackend
+from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_torch import (
     control_flow,
     core,

@@ -75,7 +75,7 @@ def save_model(
     if zipped is False:
         raise ValueError("Argument `zipped` must be True or None: archives are zip files.")
     import lamina
-    from lamina.saving.serialization import serialize_lamina_object
+    from lamina.saving import serialize_lamina_object
 
     keras = path.endswith(".keras")  # Keras 3's config schema and weight layout
     config = serialize_lamina_object(model)
@@ -268,9 +268,9 @@ def _build(
     safe_mode: bool,
 ) -> Any:
     """The model `config` describes, with its assets; any failure names the file."""
+    from lamina.backend.kit import initializers_skipped
     from lamina.layers import Layer
-    from lamina.layers.layer import initializers_skipped
-    from lamina.saving.serialization import deserialize_lamina_object
+    from lamina.saving import deserialize_lamina_object
 
     try:
         # Every weight is assigned from the file next, and none may outgrow it.

@@ -31,7 +31,7 @@ def _is_layer(obj: Any) -> bool:
 
 
 def _is_variable(obj: Any) -> bool:
-    from lamina.variables import Variable
+    from lamina.backend.kit import Variable
 
     return isinstance(obj, Variable)
 

@@ -19,11 +19,14 @@ What is here, by use:
   `clear_losses` (the hooks a step needs besides the model's public methods).
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
-  model that is not built yet, with `attach_restore` and `attached_restore`.
+  model that is not built yet, with `attach_restore` and `attached_restore`;
+  `initializers_skipped` for loaders that overwrite every weight anyway.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from lamina import tree as tree
@@ -63,6 +66,20 @@ def batch_size_of(x: Any) -> Any:
     from lamina.trainers.trainer import batch_size_of as size
 
     return size(x)
+
+
+def initializers_skipped(
+    check_allocation: Callable[[str, tuple[int, ...], str], None] | None = None,
+) -> AbstractContextManager[None]:
+    """Float weights created inside start as zeros instead of running their initializers.
+
+    `check_allocation(path, shape, dtype)`, when given, runs before each such variable
+    allocates its value and raises to refuse it (sizes read from a file must not allocate
+    more than the file's weights can fill).
+    """
+    from lamina.layers.layer import initializers_skipped as skipped
+
+    return skipped(check_allocation)
 
 
 def track_loss(model: Any, loss: Any, x: Any) -> None:

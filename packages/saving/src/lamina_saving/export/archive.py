@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lamina.layers.layer import Layer
-from lamina.variables.variable import Variable
+from lamina.backend.kit import Variable
+from lamina.layers import Layer
 from lamina_saving.export import jax_convert
 from lamina_saving.export.specs import ExportSpec, normalize_signature, to_tf_specs
 
@@ -282,7 +282,7 @@ class ExportArchive:
     def _jax_endpoint(
         self, fn: Callable[..., Any], signature: list[Any], jax2tf_kwargs: Any
     ) -> Any:
-        from lamina.variables.scopes import StatelessScope
+        from lamina.backend.kit import StatelessScope
 
         entries = list(self._variables.values())
         lamina_vars = [v for v, _ in entries]

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lamina import tree
-from lamina.layers.input_spec import InputSpec
-from lamina.ops.dtypes import standardize_dtype
-from lamina.ops.symbolic import SymbolicTensor
+from lamina.backend.kit import SymbolicTensor, standardize_dtype
+from lamina.layers import InputSpec
 
 
 @dataclass(frozen=True)

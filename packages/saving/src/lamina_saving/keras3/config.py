@@ -32,7 +32,12 @@ NAMESPACES = (
 )
 
 # Where Keras 3 itself writes a built-in class that its public namespaces do not export.
-_KERAS_MODULE_OF = {"Functional": "keras.src.models.functional", "Sequential": "keras"}
+_KERAS_MODULE_OF = {
+    "Functional": "keras.src.models.functional",
+    "Sequential": "keras",
+    # Keras 3 exports this class only as `GroupQueryAttention`: name its own module.
+    "GroupedQueryAttention": "keras.src.layers.attention.grouped_query_attention",
+}
 _KERAS_REGISTERED = {"Functional": "Functional"}
 
 _TENSOR = ("__lamina_tensor__", "history")

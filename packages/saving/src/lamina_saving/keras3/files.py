@@ -39,7 +39,8 @@ from lamina_saving.keras3.layout import (
     built_like,
     from_keras_values,
     keras_objects,
-    keras_order,
+    keras_values,
+    lamina_positions,
     to_keras_values,
 )
 from lamina_saving.probe import probe
@@ -156,7 +157,8 @@ def keras_groups(model: Any) -> Iterator[tuple[str, str, str | None, list[Any]]]
             if not obj.built:
                 continue
             obj.save_own_variables(store)
-            yield path, obj.name, None, [store[str(i)] for i in keras_order(obj)]
+            values = [store[str(i)] for i in range(len(store))]
+            yield path, obj.name, None, keras_values(obj, values)
             continue
         obj.save_own_variables(store)
         values = to_keras_values(obj, [store[str(i)] for i in range(len(store))])
@@ -255,7 +257,9 @@ def to_lamina_entries(model: Any, entries: Entries, file: str) -> Entries:
 
     A Keras path maps onto the object Keras' walk reaches in `model` (or the key a
     Lamina save recorded); paths no object takes keep their name, so `restore_model`
-    holds or reports them. Optimizer slots are put back in Lamina's order.
+    holds or reports them. Optimizer slots are put back in Lamina's order; a wrapped
+    optimizer's own group (Keras saves a `LossScaleOptimizer`'s inner optimizer twice:
+    inside the wrapper's group and on its own) is left out, the wrapper's holding it all.
     """
     if not isinstance(entries, KerasEntries):
         return entries
@@ -266,8 +270,12 @@ def to_lamina_entries(model: Any, entries: Entries, file: str) -> Entries:
     out: Entries = {}
     for keras_path, values in entries.items():
         obj = objects.get(keras_path)
-        if isinstance(obj, Optimizer) or (obj is None and keras_path == "optimizer"):
+        if (obj is None and keras_path == "optimizer") or (
+            obj is not None and obj is getattr(model, "optimizer", None)
+        ):
             out["optimizer"] = _optimizer_values(model, values)
+            continue
+        if isinstance(obj, Optimizer) or (obj is None and keras_path.startswith("optimizer/")):
             continue
         if not values:
             continue  # Keras writes a group for every object, with or without variables
@@ -289,12 +297,11 @@ def _optimizer_values(model: Any, values: list[tuple[str, Any]]) -> list[tuple[s
     if not optimizer.built:
         if model.built:
             optimizer.build(model.trainable_variables)
-        else:  # the values wait for the optimizer: learn its slot order from a copy
+        else:  # the values wait for the optimizer: learn its layout from a copy
             reference = built_like(optimizer, len(values))
-    order = keras_order(reference) if reference is not None else []
-    if len(order) != len(values):
+    positions = None
+    if reference is not None:
+        positions = lamina_positions(reference, [tuple(a.shape) for _, a in values])
+    if positions is None:
         return values  # `restore_model` reports the mismatch
-    ordered: list[Any] = [None] * len(values)
-    for position, index in enumerate(order):
-        ordered[index] = values[position]
-    return ordered
+    return [values[p] for p in positions]

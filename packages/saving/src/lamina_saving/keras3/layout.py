@@ -9,9 +9,11 @@ first path. `keras_objects` walks a Lamina model the same way, so Lamina reads f
 Keras wrote and writes files Keras reads, both keyed identically.
 
 Variables inside one object are listed in the same order by both (trainable, then
-non-trainable), with two exceptions handled here: Keras' `Normalization` keeps a third,
-unused ``count`` variable, and Keras orders most optimizers' slots variable by variable
-(``k_momentum, k_velocity, b_momentum, ...``) where Lamina orders them slot by slot.
+non-trainable), with the exceptions handled here: Keras' `Normalization` keeps a third,
+unused ``count`` variable; Keras orders most optimizers' slots variable by variable
+(``k_momentum, k_velocity, b_momentum, ...``) where Lamina orders them slot by slot;
+Keras' `Adafactor` and `LossScaleOptimizer` hold variables Lamina's do not (see
+`keras_values`).
 """
 
 from __future__ import annotations
@@ -69,8 +71,12 @@ def _children(obj: Any) -> Iterator[tuple[str, Any]]:
     elif isinstance(obj, Functional):  # Keras lists a functional model's inputs among them
         inputs = [t.history.operation for t in obj.inputs if t.history is not None]
         yield "layers", [x for x in inputs if x not in obj.layers] + obj.layers
+    if isinstance(obj, Optimizer):  # a wrapper's inner optimizer, saved on its own too
+        inner = [a for a, v in vars(obj).items() if isinstance(v, Optimizer)]
+        for attr in sorted(inner, key=lambda a: f"~{a}" if a.startswith("_") else a):
+            yield attr, getattr(obj, attr)
     if not isinstance(obj, Layer):
-        return  # optimizers and metrics hold no objects with weights of their own
+        return  # metrics hold no objects with weights of their own
     found: dict[str, Any] = {}
     for attr, value in vars(obj).items():
         if attr.startswith("__") or attr in _INTERNAL:
@@ -129,12 +135,18 @@ def _unique(name: str, used: dict[str, int]) -> str:
     return f"{name}_{used[name]}"
 
 
-# --- optimizer slot order ----------------------------------------------------------------
-def _slot_groups(optimizer: Any) -> list[tuple[str, ...]] | None:
+# --- optimizer state -----------------------------------------------------------------------
+def _lamina_class(optimizer: Any, names: Any) -> str | None:
+    """The first of `names` among the Lamina classes `optimizer` is an instance of."""
     for cls in type(optimizer).__mro__:
-        if cls.__module__.startswith("lamina.") and cls.__name__ in KERAS_SLOT_GROUPS:
-            return KERAS_SLOT_GROUPS[cls.__name__]
+        if cls.__module__.startswith("lamina.") and cls.__name__ in names:
+            return cls.__name__
     return None
+
+
+def _slot_groups(optimizer: Any) -> list[tuple[str, ...]] | None:
+    name = _lamina_class(optimizer, KERAS_SLOT_GROUPS)
+    return KERAS_SLOT_GROUPS[name] if name is not None else None
 
 
 def keras_order(optimizer: Any) -> list[int]:
@@ -169,11 +181,110 @@ def keras_order(optimizer: Any) -> list[int]:
     return order
 
 
+# Keras' `LossScaleOptimizer` keeps a counter and a rate of its own before its loss-scale
+# state; it never reads or changes them (its `iterations` and rate are the inner
+# optimizer's), so they stay 0. Lamina's wrapper has no such variables.
+_WRAPPER_UNUSED = 2
+# Lamina's `Adafactor` slots: a factored variable's row and column averages, or a small
+# variable's full second moment.
+_ROW, _COLUMN, _FULL = "_r", "_c", "_velocity"
+
+
+def keras_values(optimizer: Any, values: list[Any]) -> list[Any]:
+    """The saved values of the built `optimizer` (`save_own_variables` order) as Keras 3
+    saves the same optimizer's."""
+    kind = _lamina_class(optimizer, ("LossScaleOptimizer", "Adafactor"))
+    if kind == "LossScaleOptimizer":
+        inner = optimizer.inner_optimizer
+        own = len(values) - len(inner.variables)
+        unused = [np.zeros((), optimizer.iterations.dtype), np.zeros((), "float32")]
+        return [*unused, *values[:own], *keras_values(inner, values[own:])]
+    if kind == "Adafactor":
+        return _adafactor_to_keras(optimizer, values)
+    return [values[i] for i in keras_order(optimizer)]
+
+
+def lamina_positions(optimizer: Any, shapes: list[tuple[int, ...]]) -> list[int] | None:
+    """Where `optimizer`'s values lie among those Keras 3 saved for it (given by their
+    shapes), in `optimizer.variables`' order; None when the file's layout is not this
+    optimizer's. `optimizer` is built, for the model or (`built_like`) a stand-in."""
+    kind = _lamina_class(optimizer, ("LossScaleOptimizer", "Adafactor"))
+    if kind == "LossScaleOptimizer":
+        own = _WRAPPER_UNUSED + len(optimizer.variables) - len(optimizer.inner_optimizer.variables)
+        if len(shapes) < own or any(tuple(s) != () for s in shapes[:own]):
+            return None
+        inner = lamina_positions(optimizer.inner_optimizer, shapes[own:])
+        if inner is None:
+            return None
+        return [*range(_WRAPPER_UNUSED, own), *(own + p for p in inner)]
+    if kind == "Adafactor":
+        return _adafactor_positions(optimizer, shapes)
+    if _slot_groups(optimizer) is None:
+        return list(range(len(shapes)))  # both order the state alike
+    order = keras_order(optimizer)
+    if len(order) != len(shapes):
+        return None
+    positions = [0] * len(order)
+    for position, index in enumerate(order):
+        positions[index] = position
+    return positions
+
+
+# Keras' Adafactor keeps three slots per variable, in this order: the row average, the
+# column average and a full-size second moment. For a variable of rank < 2 the first two
+# are unused integer scalars (0); for a larger one the third is rebuilt from the first two
+# at every step before it is read, so it carries nothing from one step to the next.
+# Lamina's Adafactor keeps only what is read (the memory saving that is Adafactor's
+# point), and the full second moment is computed here when a file is written for Keras.
+def _adafactor_to_keras(optimizer: Any, values: list[Any]) -> list[Any]:
+    names = [v.name for v in optimizer.variables]
+    out: list[Any] = []
+    i = 0
+    while i < len(values):
+        if names[i].endswith(_ROW) and i + 1 < len(names) and names[i + 1].endswith(_COLUMN):
+            row, column = np.asarray(values[i]), np.asarray(values[i + 1])
+            out += [row, column, _second_moment(row, column)]
+            i += 2
+        elif names[i].endswith(_FULL):
+            out += [np.zeros((), "int32"), np.zeros((), "int32"), values[i]]
+            i += 1
+        else:  # the counters (and any EMA or accumulator slots, which come first)
+            out.append(values[i])
+            i += 1
+    return out
+
+
+def _second_moment(row: np.ndarray, column: np.ndarray) -> np.ndarray:
+    """The full second moment Keras' Adafactor holds after a step: the row averages over
+    their mean, times the column averages (zeros before the first step)."""
+    r, c = row.astype("float32"), column.astype("float32")
+    mean = r.mean(axis=-1, keepdims=True)
+    scaled = np.divide(r, mean, out=np.zeros_like(r), where=mean != 0)
+    return (scaled[..., None] * c[..., None, :]).astype(row.dtype)
+
+
+def _adafactor_positions(optimizer: Any, shapes: list[tuple[int, ...]]) -> list[int] | None:
+    names = [v.name for v in optimizer.variables]
+    lead = next((i for i, n in enumerate(names) if n.endswith((_ROW, _FULL))), len(names))
+    if len(shapes) < lead or (len(shapes) - lead) % 3:
+        return None
+    positions = list(range(lead))
+    for j in range(lead, len(shapes), 3):
+        row, column, full = (tuple(s) for s in shapes[j:j + 3])
+        if len(full) >= 2 and row == full[:-1] and column == full[:-2] + full[-1:]:
+            positions += [j, j + 1]
+        elif len(full) < 2 and row == () and column == ():
+            positions.append(j + 2)
+        else:
+            return None
+    return positions
+
+
 def built_like(optimizer: Any, count: int) -> Any:
     """A copy of the unbuilt `optimizer`, built for the number of model variables that
-    gives it `count` state variables; None when no number does.
+    gives it `count` state variables in Keras 3's layout; None when no number does.
 
-    Lets a file's slot order be known before the model (and so the optimizer) is built.
+    Lets a file's layout be read before the model (and so the optimizer) is built.
     """
     from lamina import Variable
 
@@ -182,7 +293,10 @@ def built_like(optimizer: Any, count: int) -> Any:
         clone.build([Variable(np.zeros((), "float32"), name=f"v{i}") for i in range(n)])
         return clone
 
-    one, two = len(copy(1).variables), len(copy(2).variables)
+    def keras_count(clone: Any) -> int:
+        return len(keras_values(clone, [v.numpy() for v in clone.variables]))
+
+    one, two = keras_count(copy(1)), keras_count(copy(2))
     per_variable, fixed = two - one, 2 * one - two
     if per_variable <= 0 or count < fixed or (count - fixed) % per_variable:
         return None
