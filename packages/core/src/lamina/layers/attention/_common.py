@@ -23,6 +23,13 @@ def causal_mask(query_len: Any, value_len: Any) -> Any:
     return ops.greater_equal(rows, cols)
 
 
+def band_mask(query_len: Any, value_len: Any, window: int) -> Any:
+    """``(1, query_len, value_len)`` bool, True where ``|query index - key index| < window``."""
+    rows = ops.expand_dims(ops.arange(query_len), -1)
+    cols = ops.expand_dims(ops.arange(value_len), 0)
+    return ops.expand_dims(ops.less(ops.abs(ops.subtract(rows, cols)), window), 0)
+
+
 def implicit_mask(tensor: Any, given: Any) -> Any:
     """The explicit mask when given, else the one a masking layer attached to `tensor`."""
     return given if given is not None else get_mask(tensor)

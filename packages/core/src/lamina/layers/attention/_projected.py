@@ -1,9 +1,10 @@
 """The machinery `MultiHeadAttention` and `GroupQueryAttention` share: building from
 several inputs, the masks, the fused and reference attention paths, output specs.
 
-A subclass builds ``_query_dense``, ``_key_dense``, ``_value_dense`` and
-``_output_dense`` (`EinsumDense` sublayers named as Keras 3 names them), the softmax and
-dropout sublayers, the attention equations and ``_resolved_axes``.
+A subclass builds the query, key, value and output `EinsumDense` sublayers under the
+attribute names of `_PROJECTIONS` (the names Keras 3 files key their weights by), the
+optional ``_gate_dense``, the softmax and dropout sublayers, the attention equations and
+``_resolved_axes``.
 """
 
 from __future__ import annotations
@@ -27,14 +28,26 @@ class ProjectedAttention(Layer):
     dropout: float
     flash_attention: bool | None
     partial_output_shape: tuple[int, ...] | None
-    _query_dense: EinsumDense
-    _key_dense: EinsumDense
-    _value_dense: EinsumDense
-    _output_dense: EinsumDense
+    use_gate: bool
+    sliding_window: int | None
+    _PROJECTIONS: tuple[str, str, str, str] = ("query_dense", "key_dense", "value_dense",
+                                               "output_dense")
     _softmax: Layer
     _dropout_layer: Layer
 
-    def _init_attention(self) -> None:
+    def _init_attention(self, use_gate: Any, sliding_window: Any) -> None:
+        if sliding_window is not None and (
+            isinstance(sliding_window, bool)
+            or not isinstance(sliding_window, int)
+            or sliding_window < 1
+        ):
+            raise ValueError(
+                f"{type(self).__name__}: argument `sliding_window` must be a positive int or "
+                f"None. Received: sliding_window={sliding_window!r}"
+            )
+        self.use_gate = bool(use_gate)
+        self.sliding_window = sliding_window
+        self._gate_dense: EinsumDense | None = None
         self.supports_masking = True
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self.key_dim))
         self._resolved_axes: tuple[int, ...] = ()
@@ -78,23 +91,11 @@ class ProjectedAttention(Layer):
         if shapes is not None and not self.built:
             self._build(shapes)
 
-    @property
-    def query_dense(self) -> EinsumDense:
-        return self._query_dense
+    def _projections(self) -> tuple[EinsumDense, EinsumDense, EinsumDense, EinsumDense]:
+        """The query, key, value and output sublayers."""
+        q, k, v, o = (getattr(self, name) for name in self._PROJECTIONS)
+        return q, k, v, o
 
-    @property
-    def key_dense(self) -> EinsumDense:
-        return self._key_dense
-
-    @property
-    def value_dense(self) -> EinsumDense:
-        return self._value_dense
-
-    @property
-    def output_dense(self) -> EinsumDense:
-        return self._output_dense
-
-    # --- call ----------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         names = ("query", "value", "key")
         given = list(args)
@@ -141,9 +142,15 @@ class ProjectedAttention(Layer):
             attention_mask,
             use_causal_mask and not fused,
         )
-        q = self._query_dense(query)
-        k = self._key_dense(key)
-        v = self._value_dense(value)
+        if self.sliding_window is not None:
+            band = _common.band_mask(
+                ops.shape(query)[1], ops.shape(value)[1], self.sliding_window
+            )
+            mask_all = band if mask_all is None else ops.logical_and(mask_all, band)
+        query_dense, key_dense, value_dense, output_dense = self._projections()
+        q = query_dense(query)
+        k = key_dense(key)
+        v = value_dense(value)
         if fused:
             out = ops.dot_product_attention(
                 q,
@@ -158,7 +165,9 @@ class ProjectedAttention(Layer):
         else:
             k, v = self._expand_heads(k, v)
             out, scores = self._reference_attention(q, k, v, mask_all, training)
-        out = self._output_dense(out)
+        if self._gate_dense is not None:
+            out = ops.multiply(out, ops.sigmoid(self._gate_dense(query)))
+        out = output_dense(out)
         if return_attention_scores:
             return out, scores
         return out

@@ -28,6 +28,10 @@ class GroupedQueryAttention(ProjectedAttention):
             `num_query_heads` (equal: multi-head attention; 1: multi-query attention).
         dropout: the dropout rate on the attention probabilities.
         use_bias: whether the projections have biases.
+        use_gate: multiply the heads by ``sigmoid(gate(query))`` before the output
+            projection.
+        sliding_window: if set, each query sees only the keys fewer than this many
+            positions away.
         flash_attention: a kernel hint for the fused path; True refuses
             ``return_attention_scores``.
         kernel_initializer: initializer of the projection kernels.
@@ -54,6 +58,8 @@ class GroupedQueryAttention(ProjectedAttention):
         num_key_value_heads: int,
         dropout: float = 0.0,
         use_bias: bool = True,
+        use_gate: bool = False,
+        sliding_window: int | None = None,
         flash_attention: bool | None = None,
         kernel_initializer: Any = "glorot_uniform",
         bias_initializer: Any = "zeros",
@@ -66,7 +72,7 @@ class GroupedQueryAttention(ProjectedAttention):
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        where = "GroupedQueryAttention"
+        where = "GroupQueryAttention"
         self.head_dim = _args.positive_int(where, "head_dim", head_dim)
         self.num_query_heads = _args.positive_int(where, "num_query_heads", num_query_heads)
         self.num_key_value_heads = _args.positive_int(
@@ -100,7 +106,7 @@ class GroupedQueryAttention(ProjectedAttention):
             bias_constraint,
         )
         self.seed = seed
-        self._init_attention()
+        self._init_attention(use_gate, sliding_window)
 
     def build(
         self, query_shape: Any = None, value_shape: Any = None, key_shape: Any = None
@@ -113,7 +119,7 @@ class GroupedQueryAttention(ProjectedAttention):
             )
         if query_shape is None or value_shape is None:
             raise ValueError(
-                "GroupedQueryAttention.build needs `query_shape` and `value_shape`. "
+                "GroupQueryAttention.build needs `query_shape` and `value_shape`. "
                 f"Received: query_shape={query_shape}, value_shape={value_shape}"
             )
         shapes = {"query": tuple(query_shape), "value": tuple(value_shape)}
@@ -121,13 +127,14 @@ class GroupedQueryAttention(ProjectedAttention):
         for arg, shape in shapes.items():
             if len(shape) != 3:
                 raise ValueError(
-                    f"GroupedQueryAttention: argument `{arg}` must have rank 3 (batch, len, dim)."
+                    f"GroupQueryAttention: argument `{arg}` must have rank 3 (batch, len, dim)."
                     f" Received: {arg}_shape={shape}"
                 )
         common = _common.sublayer_kwargs(self)
         bias = self.use_bias
 
         def projection(name: str, equation: str, heads: int, axes: str) -> EinsumDense:
+            source = "query" if name == "gate" else name
             layer = EinsumDense(
                 equation,
                 output_shape=(None, heads, self.head_dim),
@@ -135,11 +142,13 @@ class GroupedQueryAttention(ProjectedAttention):
                 name=name,
                 **common,
             )
-            layer._build(shapes[name])
+            layer._build(shapes[source])
             return layer
 
         self._query_dense = projection("query", "bqm,muh->bquh", self.num_query_heads, "uh")
         self._key_dense = projection("key", "bkm,mvh->bkvh", self.num_key_value_heads, "vh")
+        if self.use_gate:  # created here so the weights list in Keras 3's order
+            self._gate_dense = projection("gate", "bqm,muh->bquh", self.num_query_heads, "uh")
         self._value_dense = projection("value", "bkm,mvh->bkvh", self.num_key_value_heads, "vh")
         self._resolved_axes = (1,)
         self._dot_product_equation = "bkuh,bquh->buqk"
@@ -159,6 +168,24 @@ class GroupedQueryAttention(ProjectedAttention):
         )
         self.built = True
 
+    _PROJECTIONS = ("_query_dense", "_key_dense", "_value_dense", "_output_dense")
+
+    @property
+    def query_dense(self) -> EinsumDense:
+        return self._query_dense
+
+    @property
+    def key_dense(self) -> EinsumDense:
+        return self._key_dense
+
+    @property
+    def value_dense(self) -> EinsumDense:
+        return self._value_dense
+
+    @property
+    def output_dense(self) -> EinsumDense:
+        return self._output_dense
+
     def _expand_heads(self, key: Any, value: Any) -> tuple[Any, Any]:
         if self.num_repeats == 1:
             return key, value
@@ -175,6 +202,8 @@ class GroupedQueryAttention(ProjectedAttention):
                 "num_query_heads": self.num_query_heads,
                 "num_key_value_heads": self.num_key_value_heads,
                 "use_bias": self.use_bias,
+                "use_gate": self.use_gate,
+                "sliding_window": self.sliding_window,
                 "dropout": self.dropout,
                 "flash_attention": self.flash_attention,
                 "seed": self.seed,
@@ -185,4 +214,5 @@ class GroupedQueryAttention(ProjectedAttention):
 
 
 GroupQueryAttention = GroupedQueryAttention
-"""The other name Keras 3 exports the layer under."""
+"""The name Keras 3 exports the layer under (and writes in its configs); its files key the
+layer's weights by the class name, ``grouped_query_attention``."""

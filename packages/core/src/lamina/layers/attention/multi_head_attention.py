@@ -65,6 +65,8 @@ class MultiHeadAttention(ProjectedAttention):
             last dimension.
         attention_axes: the axes attention runs over (batch and feature axes excluded);
             default every axis between them, e.g. the sequence axis.
+        sliding_window: if set, each query sees only the keys fewer than this many
+            positions away (a band; with ``use_causal_mask``, a causal window).
         flash_attention: a kernel hint for the fused path; True refuses
             ``return_attention_scores`` (a flash kernel never forms the scores).
         kernel_initializer: initializer of the projection kernels.
@@ -74,6 +76,8 @@ class MultiHeadAttention(ProjectedAttention):
         activity_regularizer: penalty on the output.
         kernel_constraint: projection of the kernels after each update.
         bias_constraint: projection of the biases after each update.
+        use_gate: multiply the heads by ``sigmoid(gate(query))`` (a learned ``gate``
+            projection of the query) before the output projection.
         seed: seed of the attention dropout.
         **kwargs: base `Layer` arguments.
 
@@ -103,6 +107,7 @@ class MultiHeadAttention(ProjectedAttention):
         use_bias: bool = True,
         output_shape: Any = None,
         attention_axes: Any = None,
+        sliding_window: int | None = None,
         flash_attention: bool | None = None,
         kernel_initializer: Any = "glorot_uniform",
         bias_initializer: Any = "zeros",
@@ -111,6 +116,7 @@ class MultiHeadAttention(ProjectedAttention):
         activity_regularizer: Any = None,
         kernel_constraint: Any = None,
         bias_constraint: Any = None,
+        use_gate: bool = False,
         seed: int | None = None,
         **kwargs: Any,
     ) -> None:
@@ -166,7 +172,7 @@ class MultiHeadAttention(ProjectedAttention):
             bias_constraint,
         )
         self.seed = seed
-        self._init_attention()
+        self._init_attention(use_gate, sliding_window)
 
     # --- build ---------------------------------------------------------------------------
     def build(
@@ -200,9 +206,11 @@ class MultiHeadAttention(ProjectedAttention):
             layer._build(shape)
             return layer
 
-        self._query_dense = projection("query", query_shape, self.key_dim)
-        self._key_dense = projection("key", key_shape, self.key_dim)
-        self._value_dense = projection("value", value_shape, self.value_dim)
+        self.query_dense = projection("query", query_shape, self.key_dim)
+        self.key_dense = projection("key", key_shape, self.key_dim)
+        if self.use_gate:  # created here so the weights list in Keras 3's order
+            self._gate_dense = projection("gate", query_shape, self.value_dim)
+        self.value_dense = projection("value", value_shape, self.value_dim)
         rank = len(query_shape) + 1
         axes = self.attention_axes
         if axes is None:
@@ -230,14 +238,14 @@ class MultiHeadAttention(ProjectedAttention):
         equation, bias_axes, out_rank = projection_equation(
             len(query_shape) - 1, 2, len(out_dims)
         )
-        self._output_dense = EinsumDense(
+        self.output_dense = EinsumDense(
             equation,
             output_shape=(*([None] * (out_rank - 1 - len(out_dims))), *out_dims),
             bias_axes=bias_axes if bias else None,
             name="attention_output",
             **common,
         )
-        self._output_dense._build((*query_shape[:-1], self.num_heads, self.value_dim))
+        self.output_dense._build((*query_shape[:-1], self.num_heads, self.value_dim))
         self.built = True
 
     def get_config(self) -> dict[str, Any]:
@@ -255,7 +263,9 @@ class MultiHeadAttention(ProjectedAttention):
                 "attention_axes": (
                     None if self.attention_axes is None else list(self.attention_axes)
                 ),
+                "sliding_window": self.sliding_window,
                 "flash_attention": self.flash_attention,
+                "use_gate": self.use_gate,
                 "seed": self.seed,
             }
         )
