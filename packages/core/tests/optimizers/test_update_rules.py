@@ -217,8 +217,11 @@ def test_lamb():
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (3,)])
-def test_adafactor(shape):
-    lr, decay, e1, e2, clip = 0.05, -0.8, 1e-30, 1e-3, 1.0
+@pytest.mark.parametrize("lr,relative_step", [(0.05, True), (0.6, False)])
+def test_adafactor(shape, lr, relative_step):
+    """At 0.6 the rate is capped at 1 / sqrt(t) from the third step on, `relative_step`
+    or not, as in Keras 3."""
+    decay, e1, e2, clip = -0.8, 1e-30, 1e-3, 1.0
     w0 = W0.reshape(-1)[:3] if shape == (3,) else W0
 
     def rms(x):
@@ -246,9 +249,18 @@ def test_adafactor(shape):
     if shape == (3,):
         A, B = A.reshape(-1)[:3], B.reshape(-1)[:3]
     try:
-        check(optimizers.Adafactor(learning_rate=lr), step, w0=w0)
+        check(optimizers.Adafactor(learning_rate=lr, relative_step=relative_step), step, w0=w0)
     finally:
         A, B = a, b
+
+
+def test_adafactor_keeps_factored_averages_only_for_matrices():
+    opt = optimizers.Adafactor()
+    opt.build([lamina.Variable(np.zeros((2, 4, 3), "float32"), name="k"),
+               lamina.Variable(np.zeros((3,), "float32"), name="b")])
+    assert [(v.name, tuple(v.shape)) for v in opt.variables[2:]] == [
+        ("k_r", (2, 4)), ("k_c", (2, 3)), ("b_velocity", (3,))
+    ]
 
 
 def _newton_schulz(g, steps, a, b, c):
@@ -272,12 +284,7 @@ def test_muon_matrix_branch(rms_rate, nesterov):
         s["m"] = mom * s.get("m", 0.0) + g
         d = g + mom * s["m"] if nesterov else s["m"]
         ortho = _newton_schulz(d, steps, a, b, c)
-        rows, cols = w.shape
-        scale = (
-            math.sqrt(max(1.0, rows / cols))
-            if rms_rate is None
-            else rms_rate * math.sqrt(max(rows, cols))
-        )
+        scale = 1.0 if rms_rate is None else rms_rate * math.sqrt(max(w.shape))
         return w - lr * scale * ortho
 
     opt = optimizers.Muon(
@@ -289,17 +296,24 @@ def test_muon_matrix_branch(rms_rate, nesterov):
         np.testing.assert_allclose(g_, e, rtol=1e-3, atol=1e-5)  # float32 matmuls
 
 
-def test_muon_sends_vectors_and_embeddings_to_adam():
-    lr, ratio, b1, b2, eps = 0.05, 0.1, 0.9, 0.999, 1e-7
-
+def _adam_reference(lr, b1=0.9, b2=0.999, eps=1e-7, decay=None):
     def step(w, g, t, s):
+        if decay:
+            w = w - w * decay * s["full_lr"]
         s["m"] = s.get("m", 0.0) * b1 + g * (1 - b1)
         s["v"] = s.get("v", 0.0) * b2 + g * g * (1 - b2)
-        alpha = lr * ratio * math.sqrt(1 - b2**t) / (1 - b1**t)
+        alpha = lr * math.sqrt(1 - b2**t) / (1 - b1**t)
         return w - s["m"] * alpha / (np.sqrt(s["v"]) + eps)
 
-    opt = optimizers.Muon(learning_rate=lr, weight_decay=None, adam_lr_ratio=ratio)
-    check(opt, step, name="embeddings")
+    return step
+
+
+def test_muon_sends_vectors_and_embeddings_to_adam():
+    lr, ratio = 0.05, 0.1
+    opt = optimizers.Muon(
+        learning_rate=lr, weight_decay=None, adam_weight_decay=None, adam_lr_ratio=ratio
+    )
+    check(opt, _adam_reference(lr * ratio), name="embeddings")
     other = optimizers.Muon(
         learning_rate=lr,
         weight_decay=None,
@@ -310,6 +324,38 @@ def test_muon_sends_vectors_and_embeddings_to_adam():
     assert other._uses_adam(lamina.Variable(np.zeros((2, 2), "float32"), name="dense"))
     assert not other._uses_adam(lamina.Variable(np.zeros((2, 2), "float32"), name="embeddings"))
     assert other._uses_adam(lamina.Variable(np.zeros((3,), "float32"), name="bias"))
+    assert other._uses_adam(lamina.Variable(np.zeros((2, 2, 2), "float32"), name="conv"))
+
+
+def test_muon_decays_each_branch_by_its_own_rate():
+    """`weight_decay` for the matrices, `adam_weight_decay` for Adam's weights, both with
+    the full rate (Adam's step itself uses ``lr * adam_lr_ratio``)."""
+    lr, ratio, wd, adam_wd, steps = 0.05, 0.5, 0.2, 0.01, 5
+    a, b, c = 3.4445, -4.7750, 2.0315
+    opt = optimizers.Muon(learning_rate=lr, weight_decay=wd, adam_weight_decay=adam_wd,
+                          adam_lr_ratio=ratio, ns_steps=steps)
+    check(opt, _adam_reference(lr * ratio, decay=adam_wd), {"full_lr": lr}, name="embeddings")
+
+    def step(w, g, t, s):
+        w = w - w * wd * lr
+        s["m"] = 0.95 * s.get("m", 0.0) + g
+        ortho = _newton_schulz(g + 0.95 * s["m"], steps, a, b, c)
+        return w - lr * 0.2 * math.sqrt(max(w.shape)) * ortho
+
+    matrix = optimizers.Muon(learning_rate=lr, weight_decay=wd, adam_weight_decay=adam_wd)
+    _, got = run(matrix)
+    for g_, e in zip(got, reference(step, {})):
+        np.testing.assert_allclose(g_, e, rtol=1e-3, atol=1e-5)  # float32 matmuls
+
+
+def test_muon_slots_go_variable_by_variable():
+    opt = optimizers.Muon()
+    opt.build([lamina.Variable(np.zeros((4, 3), "float32"), name="k"),
+               lamina.Variable(np.zeros((3,), "float32"), name="b"),
+               lamina.Variable(np.zeros((3, 2), "float32"), name="k2")])
+    assert [v.name for v in opt.variables[2:]] == [
+        "k_momentum", "b_momentum", "b_velocity", "k2_momentum"
+    ]
 
 
 @pytest.mark.parametrize("warmup,wd", [(0, None), (3, 0.01)])

@@ -21,9 +21,15 @@ class Adafactor(Optimizer):
     For variables of rank >= 2 the second moment is the outer product of a row average
     ``R`` (over the last axis) and a column average ``C`` (over the second-to-last),
     normalized by the mean of ``R``; smaller variables keep a full average ``V``. With
-    ``t`` the step: ``beta_2_t = 1 - t^beta_2_decay``, ``rho_t = min(lr, 1 / sqrt(t))``
-    (just ``lr`` without `relative_step`), ``alpha_t = max(epsilon_2, rms(w)) * rho_t``,
-    ``u = g / sqrt(V)``, ``u /= max(1, rms(u) / clip_threshold)`` and ``w -= alpha_t u``.
+    ``t`` the step: ``beta_2_t = 1 - t^beta_2_decay``, ``rho_t = min(lr, 1 / sqrt(t))``,
+    ``alpha_t = max(epsilon_2, rms(w)) * rho_t``, ``u = g / sqrt(V)``,
+    ``u /= max(1, rms(u) / clip_threshold)`` and ``w -= alpha_t u``.
+
+    Keras 3.15 caps the rate at ``1 / sqrt(t)`` whatever `relative_step` says, and so
+    does this class, so training moves between the two unchanged. Keras also keeps a
+    full-size ``V`` for factored variables, recomputed from ``R`` and ``C`` each step
+    and never read across steps; only ``R`` and ``C`` are kept here (a Keras-format
+    file's full ``V`` is rebuilt from them when the file is written).
 
     Args:
         learning_rate: see `Optimizer`.
@@ -31,7 +37,7 @@ class Adafactor(Optimizer):
         epsilon_1: added to the squared gradient.
         epsilon_2: the floor of the variable's RMS in the step size.
         clip_threshold: the RMS above which an update is scaled down.
-        relative_step: cap the rate at ``1 / sqrt(t)``.
+        relative_step: kept for Keras configs; the rate is capped either way.
         **kwargs: the common `Optimizer` arguments.
     """
 
@@ -75,13 +81,13 @@ class Adafactor(Optimizer):
             else:
                 self._r.append(None)
                 self._c.append(None)
-                self._v.append(self.add_variable_from_reference(var, "v"))
+                self._v.append(self.add_variable_from_reference(var, "velocity"))
 
     def update_step(self, gradient: Any, variable: Variable, learning_rate: Any) -> None:
         i = self._get_variable_index(variable)
         dtype = variable.dtype
         t = self._step_count(dtype)
-        rho = ops.minimum(learning_rate, ops.rsqrt(t)) if self.relative_step else learning_rate
+        rho = ops.minimum(learning_rate, ops.divide(1.0, ops.sqrt(t)))
         alpha = ops.multiply(ops.maximum(_rms(variable.value), self.epsilon_2), rho)
         sq = ops.add(ops.square(gradient), self.epsilon_1)
         beta_2_t = ops.subtract(1.0, ops.power(t, self.beta_2_decay))
@@ -102,7 +108,7 @@ class Adafactor(Optimizer):
             assert v is not None
             second = ops.add(ops.multiply(v.value, beta_2_t), ops.multiply(sq, keep))
             v.assign(second)
-        u = ops.multiply(gradient, ops.rsqrt(second))
+        u = ops.divide(gradient, ops.sqrt(second))
         u = ops.divide(u, ops.maximum(1.0, ops.divide(_rms(u), self.clip_threshold)))
         variable.assign(ops.subtract(variable.value, ops.multiply(alpha, u)))
 

@@ -33,20 +33,21 @@ def newton_schulz(g: Any, steps: int, a: float, b: float, c: float) -> Any:
 class Muon(Optimizer):
     """Momentum whose update is orthogonalized, with AdamW for the other weights.
 
-    Weights of rank 2 or 3 (flattened to ``(-1, last_dim)``) get
-    ``m = momentum m + g``, ``u = g + momentum m`` (Nesterov) or ``m``, then
-    ``w -= lr * scale * newton_schulz(u)``, where ``scale`` is
-    ``rms_rate * sqrt(max(rows, cols))`` (or ``sqrt(max(1, rows / cols))`` when
-    `rms_rate` is None). Other weights — rank 0, 1 or >= 4, embeddings when
-    `exclude_embeddings`, and paths matching `exclude_layers` — get Adam with rate
-    ``lr * adam_lr_ratio``. Weight decay is decoupled, as in `Optimizer`.
+    Matrices (rank 2) get ``m = momentum m + g``, ``u = g + momentum m`` (Nesterov) or
+    ``m``, then ``w -= lr * rms_rate * sqrt(max(rows, cols)) * newton_schulz(u)`` (no
+    scale when `rms_rate` is None). Every other weight — rank 0, 1 or >= 3, embeddings
+    when `exclude_embeddings`, and paths matching `exclude_layers` — gets Adam with rate
+    ``lr * adam_lr_ratio``. Weight decay is decoupled, ``w -= w * decay * lr`` with the
+    full rate: `weight_decay` for the matrices, `adam_weight_decay` for the rest. These
+    are Keras 3.15's rules and defaults, so training moves between the two unchanged.
 
     Args:
         learning_rate: see `Optimizer`.
         adam_beta_1: Adam's first-moment decay.
         adam_beta_2: Adam's second-moment decay.
+        adam_weight_decay: decoupled weight decay of the Adam-updated weights.
         epsilon: Adam's denominator constant.
-        weight_decay: decoupled weight decay (default 0.1).
+        weight_decay: decoupled weight decay of the Muon-updated matrices.
         exclude_layers: regular expressions of variable paths that use Adam.
         exclude_embeddings: send variables whose path contains "embedding" to Adam.
         muon_a: Newton-Schulz coefficient a.
@@ -56,7 +57,7 @@ class Muon(Optimizer):
         momentum: Muon's momentum, in [0, 1].
         ns_steps: Newton-Schulz iterations (>= 1).
         nesterov: use Nesterov momentum.
-        rms_rate: match the update RMS to Adam's (None: shape-based scale).
+        rms_rate: match the update RMS to Adam's (None: no scale).
         **kwargs: the common `Optimizer` arguments.
     """
 
@@ -65,16 +66,17 @@ class Muon(Optimizer):
         learning_rate: Any = 0.001,
         adam_beta_1: float = 0.9,
         adam_beta_2: float = 0.999,
+        adam_weight_decay: float | None = 0.004,
         epsilon: float = 1e-7,
-        weight_decay: float | None = 0.1,
+        weight_decay: float | None = 0.004,
         exclude_layers: Sequence[str] | None = None,
         exclude_embeddings: bool = True,
         muon_a: float = 3.4445,
         muon_b: float = -4.7750,
         muon_c: float = 2.0315,
-        adam_lr_ratio: float = 0.1,
+        adam_lr_ratio: float = 1.0,
         momentum: float = 0.95,
-        ns_steps: int = 6,
+        ns_steps: int = 5,
         nesterov: bool = True,
         rms_rate: float | None = 0.2,
         name: str | None = "muon",
@@ -86,6 +88,9 @@ class Muon(Optimizer):
         check = _state.check_float
         self.adam_beta_1 = check("Muon", "adam_beta_1", adam_beta_1, 0.0, 1.0)
         self.adam_beta_2 = check("Muon", "adam_beta_2", adam_beta_2, 0.0, 1.0)
+        self.adam_weight_decay = check(
+            "Muon", "adam_weight_decay", adam_weight_decay, 0.0, allow_none=True
+        )
         self.epsilon = check("Muon", "epsilon", epsilon, 0.0)
         if exclude_layers is not None and (
             isinstance(exclude_layers, str) or not all(isinstance(p, str) for p in exclude_layers)
@@ -115,7 +120,7 @@ class Muon(Optimizer):
 
     def _uses_adam(self, variable: Variable) -> bool:
         """Whether `variable` is updated by the Adam branch rather than Muon's."""
-        if not 1 < len(variable.shape) < 4:
+        if len(variable.shape) != 2:
             return True
         if self.exclude_embeddings and "embedding" in variable.path.lower():
             return True
@@ -125,10 +130,19 @@ class Muon(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        self._momentums = self.add_optimizer_variables(var_list, "momentum")
+        # Variable by variable, a momentum and (Adam's weights only) a velocity: the order
+        # Keras 3 saves them in.
         for i, var in enumerate(var_list):
+            self._momentums.append(self.add_variable_from_reference(var, "momentum"))
             if self._uses_adam(var):
                 self._velocities[i] = self.add_variable_from_reference(var, "velocity")
+
+    def _apply_weight_decay(self, variables: list[Variable], lr: Any) -> None:
+        for v in variables:
+            decay = self.adam_weight_decay if self._uses_adam(v) else self.weight_decay
+            if decay and self._use_weight_decay(v):
+                factor = ops.cast(ops.multiply(lr, decay), v.dtype)
+                v.assign(ops.subtract(v.value, ops.multiply(v.value, factor)))
 
     def update_step(self, gradient: Any, variable: Variable, learning_rate: Any) -> None:
         i = self._get_variable_index(variable)
@@ -141,15 +155,10 @@ class Muon(Optimizer):
         direction = (
             ops.add(gradient, ops.multiply(new_m, self.momentum)) if self.nesterov else new_m
         )
-        shape = variable.shape
-        matrix = ops.reshape(direction, (-1, shape[-1]))
-        rows, cols = math.prod(shape[:-1]), shape[-1]
-        ortho = newton_schulz(matrix, self.ns_steps, self.muon_a, self.muon_b, self.muon_c)
-        if self.rms_rate is None:
-            scale = math.sqrt(max(1.0, rows / cols))
-        else:
-            scale = self.rms_rate * math.sqrt(max(rows, cols))
-        update = ops.cast(ops.reshape(ops.multiply(ortho, scale), shape), variable.dtype)
+        ortho = newton_schulz(direction, self.ns_steps, self.muon_a, self.muon_b, self.muon_c)
+        if self.rms_rate is not None:
+            ortho = ops.multiply(ortho, self.rms_rate * math.sqrt(max(variable.shape)))
+        update = ops.cast(ortho, variable.dtype)
         variable.assign(ops.subtract(variable.value, ops.multiply(learning_rate, update)))
 
     def _adam_step(self, gradient: Any, variable: Variable, lr: Any, i: int) -> None:
@@ -173,6 +182,7 @@ class Muon(Optimizer):
             **super().get_config(),
             "adam_beta_1": self.adam_beta_1,
             "adam_beta_2": self.adam_beta_2,
+            "adam_weight_decay": self.adam_weight_decay,
             "epsilon": self.epsilon,
             "exclude_layers": self.exclude_layers,
             "exclude_embeddings": self.exclude_embeddings,
