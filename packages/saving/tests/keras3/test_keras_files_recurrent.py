@@ -47,6 +47,7 @@ def masked(K):
     inputs = K.Input((7,), dtype="int32")
     x = K.layers.Embedding(20, 4, mask_zero=True)(inputs)
     x = K.layers.SimpleRNN(3, return_sequences=True)(x)
+    x = K.layers.Bidirectional(K.layers.GRU(3, return_sequences=True))(x)
     x = K.layers.LSTM(3)(x)
     return K.Model(inputs, K.layers.Dense(2)(x))
 

@@ -17,12 +17,12 @@ def _x(seed=0):
     return np.random.default_rng(seed).standard_normal((B, T, F)).astype("float32")
 
 
-def _lstm_run(ref, layer, x, mask=None, go_backwards=False, states=None):
+def _lstm_run(ref, layer, x, mask=None, go_backwards=False, states=None, zero_output=False):
     kernel, recurrent, bias = ref.weights_of(layer)
     states = states if states is not None else [np.zeros((B, U)), np.zeros((B, U))]
     return ref.run(
         lambda a, s: ref.lstm_step(a, s, kernel, recurrent, bias), x, states, mask=mask,
-        go_backwards=go_backwards,
+        go_backwards=go_backwards, zero_output_for_mask=zero_output,
     )
 
 
@@ -63,8 +63,10 @@ def test_bidirectional_matches_reference(merge_mode, masked, ref):
         layers.LSTM(U, return_sequences=True, return_state=True), merge_mode=merge_mode
     )
     out = layer(x, mask=mask)
-    fwd, (fh, fc) = _lstm_run(ref, layer.forward_layer, x, mask)
-    bwd, (bh, bc) = _lstm_run(ref, layer.backward_layer, x, mask, go_backwards=True)
+    # Returning sequences, both directions output zeros at masked steps (as in Keras 3).
+    fwd, (fh, fc) = _lstm_run(ref, layer.forward_layer, x, mask, zero_output=True)
+    bwd, (bh, bc) = _lstm_run(ref, layer.backward_layer, x, mask, go_backwards=True,
+                              zero_output=True)
     bwd = bwd[:, ::-1]
     expected = {
         "concat": [np.concatenate([fwd, bwd], -1)],
@@ -224,6 +226,7 @@ def test_user_cell_with_nested_state():
     layer = layers.RNN(MinimalCell(U), return_state=True)
     x = _x(8)
     out, total, (count,) = layer(x)
+    assert_allclose(total, x.sum(axis=1) @ layer.cell.get_weights()[0], loose=10)
     kernel = layer.cell.get_weights()[0]
     assert_allclose(out, 2.0 * (x.sum(axis=1) @ kernel), loose=10)
     np.testing.assert_allclose(ops.convert_to_numpy(count), T)

@@ -26,7 +26,8 @@ class Bidirectional(Wrapper):
 
     The forward layer is a fresh copy of `layer` (from its config); the backward layer is
     `backward_layer`, or another copy with `go_backwards` flipped. With
-    `return_sequences`, the backward outputs are put back in time order before merging.
+    `return_sequences`, the backward outputs are put back in time order before merging,
+    and both directions output zeros at masked steps.
 
     Args:
         layer: a recurrent layer (`RNN`, `LSTM`, `GRU`...).
@@ -92,6 +93,10 @@ class Bidirectional(Wrapper):
                     f"`layer.go_backwards`. Received: both {layer.go_backwards}"
                 )
         self.backward_layer = backward_layer
+        # Masked steps output zeros in both directions, so the merged sequence is zero there
+        # (as in Keras 3) instead of mixing a repeated output with a fresh one.
+        for inner in (self.forward_layer, self.backward_layer):
+            inner.zero_output_for_mask = inner.return_sequences
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
