@@ -1,7 +1,7 @@
 """The jax backend for Lamina: JAX on XLA, pure functions, jit-compiled steps."""
 
 from lamina.backend.kit import Backend, Capability, ModuleBackend
-from lamina_jax import control_flow, core, fused, image, linalg, math, nn, numpy, random
+from lamina_jax import control_flow, core, fused, image, linalg, math, nn, numpy, random, runtime
 from lamina_jax._version import __version__ as __version__
 from lamina_jax.layer import JaxLayerMixin
 from lamina_jax.trainer import JaxTrainer
@@ -21,6 +21,7 @@ backend: Backend = ModuleBackend(
     image=image,
     random=random,
     variable_class=JaxVariable,
+    runtime=runtime,
     layer_mixin=JaxLayerMixin,
     trainer_mixin=JaxTrainer,
     fused=fused,

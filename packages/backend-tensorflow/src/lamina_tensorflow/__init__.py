@@ -1,7 +1,18 @@
 """The tensorflow backend for Lamina: tf.function steps, tf.Variables, XLA when asked."""
 
 from lamina.backend.kit import Backend, Capability, ModuleBackend
-from lamina_tensorflow import control_flow, core, fused, image, linalg, math, nn, numpy, random
+from lamina_tensorflow import (
+    control_flow,
+    core,
+    fused,
+    image,
+    linalg,
+    math,
+    nn,
+    numpy,
+    random,
+    runtime,
+)
 from lamina_tensorflow._version import __version__ as __version__
 from lamina_tensorflow.autograph import skip_lamina_in_autograph
 from lamina_tensorflow.layer import TensorflowLayerMixin
@@ -24,6 +35,7 @@ backend: Backend = ModuleBackend(
     image=image,
     random=random,
     variable_class=TensorflowVariable,
+    runtime=runtime,
     layer_mixin=TensorflowLayerMixin,
     trainer_mixin=TensorflowTrainer,
     fused=fused,

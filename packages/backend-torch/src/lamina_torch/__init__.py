@@ -12,6 +12,7 @@ from lamina_torch import (
     numpy,
     optimizers,
     random,
+    runtime,
 )
 from lamina_torch._version import __version__ as __version__
 from lamina_torch.layer import TorchLayerMixin
@@ -32,6 +33,7 @@ backend: Backend = ModuleBackend(
     image=image,
     random=random,
     variable_class=TorchVariable,
+    runtime=runtime,
     layer_mixin=TorchLayerMixin,
     trainer_mixin=TorchTrainer,
     optimizer_rules=optimizers.RULES,

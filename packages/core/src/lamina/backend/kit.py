@@ -12,7 +12,8 @@ What is here, by use:
 * Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`; `standardize_dtype`,
   `to_numpy_dtype`.
 * Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
-  `LayerMixin`, `Variable` (the base of the backend's variable class).
+  `LayerMixin`, `Variable` (the base of the backend's variable class), `RuntimeOps` (seeds,
+  counters, profiler, determinism; `ModuleBackend` defaults to a generic one).
 * Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `StatelessScope`,
   `SeedStateScope`, `global_seed_generator`, `tree`.
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
@@ -39,6 +40,7 @@ from lamina.backend.protocols._types import Axis as Axis
 from lamina.backend.protocols._types import DType as DType
 from lamina.backend.protocols._types import Shape as Shape
 from lamina.backend.protocols._types import Tensor as Tensor
+from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
 from lamina.ops.dtypes import standardize_dtype as standardize_dtype
 from lamina.ops.dtypes import to_numpy_dtype as to_numpy_dtype

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from . import generic_runtime
 from .capabilities import Capability
 from .protocol import BACKEND_API, OptimizerRule
 from .protocols.control_flow import ControlFlowOps
@@ -21,6 +22,7 @@ from .protocols.math import MathOps
 from .protocols.nn import NNOps
 from .protocols.numpy import NumpyOps
 from .protocols.random import RandomOps
+from .protocols.runtime import RuntimeOps
 
 if TYPE_CHECKING:
     from lamina.variables.variable import Variable
@@ -47,6 +49,7 @@ class ModuleBackend:
     trainer_mixin: type
     optimizer_rules: Mapping[type, OptimizerRule] = dataclasses.field(default_factory=dict)
     fused: FusedKernels | None = None
+    runtime: RuntimeOps = generic_runtime
     api_version: tuple[int, int] = BACKEND_API
 
     def supports(self, capability: Capability) -> bool:

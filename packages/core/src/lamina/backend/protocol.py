@@ -20,6 +20,7 @@ from .protocols.math import MathOps
 from .protocols.nn import NNOps
 from .protocols.numpy import NumpyOps
 from .protocols.random import RandomOps
+from .protocols.runtime import RuntimeOps
 
 if TYPE_CHECKING:
     from lamina.variables.variable import Variable
@@ -98,6 +99,11 @@ class Backend(Protocol):
         """Update rules this backend runs for all variables at once (fused kernels), by
         the optimizer class whose `update_step` each reproduces (a subclass with its own
         `update_step` never matches). A rule reads the state through `Optimizer.slots`."""
+        ...
+
+    @property
+    def runtime(self) -> RuntimeOps:
+        """Seeds, counters, profiling and determinism: where backends differ outside ops."""
         ...
 
     @property

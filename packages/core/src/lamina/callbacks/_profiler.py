@@ -1,12 +1,11 @@
 """Starting and stopping the active backend's profiler for `TensorBoard(profile_batch=...)`.
 
-Each backend has its own profiler writing TensorBoard-readable traces: `jax.profiler`,
-`tf.profiler.experimental` and `torch.profiler` (for the PyTorch TensorBoard plugin).
+Each backend has its own profiler writing TensorBoard-readable traces, reached through its
+`runtime` namespace (`jax.profiler`, `tf.profiler.experimental`, `torch.profiler`).
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from typing import Any
 
@@ -42,47 +41,23 @@ class Profiler:
     """One profiling session of the active backend, written under `log_dir`."""
 
     def __init__(self, log_dir: str) -> None:
-        from lamina.backend import backend
-
-        self.backend = backend()
         self.log_dir = log_dir
-        self._session: Any = None
+        self._handle: Any = None
 
     def start(self) -> None:
-        name = self.backend
-        if name == "jax":
-            import jax
+        from lamina.backend.registry import current
 
-            jax.profiler.start_trace(self.log_dir)
-        elif name == "tensorflow":
-            import tensorflow as tf
-
-            tf.profiler.experimental.start(self.log_dir)
-        elif name == "torch":
-            import torch
-
-            folder = os.path.join(self.log_dir, "plugins", "profile")
-            self._session = torch.profiler.profile(
-                on_trace_ready=torch.profiler.tensorboard_trace_handler(folder)
-            )
-            self._session.__enter__()
-        else:
+        backend = current()
+        self._handle = backend.runtime.start_profiler(self.log_dir)
+        if self._handle is None:
             warnings.warn(
-                f"The {name} backend has no profiler; `profile_batch` is ignored.",
+                f"The {backend.name} backend has no profiler; `profile_batch` is ignored.",
                 stacklevel=3,
             )
-            self.backend = "none"
 
     def stop(self) -> None:
-        name = self.backend
-        if name == "jax":
-            import jax
+        from lamina.backend.registry import current
 
-            jax.profiler.stop_trace()
-        elif name == "tensorflow":
-            import tensorflow as tf
-
-            tf.profiler.experimental.stop()
-        elif name == "torch" and self._session is not None:
-            self._session.__exit__(None, None, None)
-            self._session = None
+        if self._handle is not None:
+            current().runtime.stop_profiler(self._handle)
+            self._handle = None

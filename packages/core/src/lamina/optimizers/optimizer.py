@@ -28,16 +28,6 @@ from lamina.variables.variable import Variable
 _RENAMED = {"lr": "learning_rate", "decay": "a `learning_rate` schedule"}
 
 
-def _iteration_dtype() -> str:
-    """int64, except on JAX without x64 where integers are 32-bit."""
-    if backend().name == "jax":
-        import jax
-
-        if not jax.config.jax_enable_x64:
-            return "int32"
-    return "int64"
-
-
 _RULE_OWNERS: dict[type, type] = {}
 
 
@@ -169,7 +159,7 @@ class Optimizer:
         self._iterations = self.add_variable(
             (),
             initializer="zeros",
-            dtype=_iteration_dtype(),
+            dtype=backend().runtime.iteration_dtype(),
             name="iteration",
             aggregation="only_first_replica",
         )

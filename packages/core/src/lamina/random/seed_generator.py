@@ -22,16 +22,11 @@ from lamina.variables.variable import Variable
 
 _MAX_SEED = 2**63 - 1
 
-# torch has no uint32 arithmetic ("add_stub not implemented for 'UInt32'"); it keeps int64.
-# JAX keeps uint32 (int64 needs jax_enable_x64); the others follow it.
-_SEED_DTYPES = {"torch": "int64"}
-
-
 def seed_dtype() -> str:
-    """The dtype of seed tensors on the active backend: uint32, or int64 on torch."""
+    """The dtype of seed tensors on the active backend (its `runtime.seed_dtype()`)."""
     from lamina.ops.dispatch import backend
 
-    return _SEED_DTYPES.get(backend().name, "uint32")
+    return backend().runtime.seed_dtype()
 
 
 def _check_seed(where: str, seed: Any) -> int:

@@ -280,8 +280,10 @@ def _serialize_config_value(value: Any) -> Any:
 
 
 def _is_backend_array(obj: Any) -> bool:
-    module = type(obj).__module__.split(".")[0]
-    return module in ("jax", "jaxlib", "torch", "tensorflow") and hasattr(obj, "shape")
+    from lamina.backend.registry import current_if_any
+
+    backend = current_if_any()
+    return backend is not None and bool(backend.core.is_tensor(obj))
 
 
 def _to_numpy(obj: Any) -> Any:

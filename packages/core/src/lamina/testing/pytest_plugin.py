@@ -33,23 +33,6 @@ __all__ = [
 ]
 
 
-def _make_deterministic(name: str) -> None:
-    """Full-precision matmuls and no TF32, so results are comparable with NumPy."""
-    if name == "jax":
-        import jax
-
-        jax.config.update("jax_default_matmul_precision", "float32")
-    elif name == "torch":
-        import torch
-
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-    elif name == "tensorflow":
-        import tensorflow as tf
-
-        tf.config.experimental.enable_tensor_float_32_execution(False)
-
-
 def pytest_configure(config: pytest.Config) -> None:
     if NULL_TIER:
         return
@@ -57,7 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
     active = current().name
     if active != wanted:
         raise pytest.UsageError(f"LAMINA_BACKEND={wanted} but the loaded backend is {active}.")
-    _make_deterministic(active)
+    current().runtime.make_deterministic()  # comparable with NumPy references
 
 
 def pytest_report_header(config: pytest.Config) -> str:
