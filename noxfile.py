@@ -42,6 +42,7 @@ def lint(session: nox.Session) -> None:
         "ruff", "check", "packages", "integration_tests", "benchmarks", "tools", "noxfile.py"
     )
     session.run("python", "tools/check_sizes.py")
+    session.run("python", "tools/check_imports.py")  # adapters' imports, no import cycles
 
 
 @nox.session
