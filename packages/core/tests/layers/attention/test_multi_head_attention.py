@@ -315,3 +315,37 @@ def test_config_and_build_config_round_trip():
     clone.set_weights(layer.get_weights())
     assert_allclose(clone(Q, V), ops.convert_to_numpy(layer(Q, V)))
     assert len(layer.losses) == 4  # the l2 penalty on each of the four kernels
+
+
+def test_gate_multiplies_heads_by_sigmoid_of_query_projection():
+    layer = MultiHeadAttention(num_heads=2, key_dim=3, use_gate=True)
+    w = _randomized(layer, Q, V)
+    assert [x.path.split("/")[-2] for x in layer.weights][4:6] == ["gate", "gate"]
+    plain = MultiHeadAttention(num_heads=2, key_dim=3)
+    plain(Q, V)
+    for var in plain.weights:
+        var.assign(w["/".join(var.path.split("/")[-2:])].astype("float32"))
+    _, probs = plain(Q, V, return_attention_scores=True)
+    v = np.einsum("bsd,dnh->bsnh", V, w["value/kernel"]) + w["value/bias"]
+    heads = np.einsum("bnts,bsnh->btnh", ops.convert_to_numpy(probs), v)
+    gate = np.einsum("btd,dnh->btnh", Q, w["gate/kernel"]) + w["gate/bias"]
+    gated = heads / (1.0 + np.exp(-gate))
+    expected = np.einsum("btnh,nhd->btd", gated, w["attention_output/kernel"])
+    assert_allclose(layer(Q, V), expected + w["attention_output/bias"], loose=10)
+    assert layer.get_config()["use_gate"] is True
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_sliding_window_is_a_band(causal):
+    x = RNG.standard_normal((2, 7, 6)).astype("float32")
+    layer = MultiHeadAttention(num_heads=2, key_dim=3, sliding_window=3)
+    w = _randomized(layer, x, x)
+    i, j = np.indices((7, 7))
+    band = np.broadcast_to(np.abs(i - j) < 3, (2, 7, 7))
+    expected, probs = mha(x, x, x, w, 2, mask=band, causal=causal)
+    out, scores = layer(x, x, use_causal_mask=causal, return_attention_scores=True)
+    assert_allclose(scores, probs)
+    assert_allclose(out, expected)
+    assert_allclose(layer(x, x, use_causal_mask=causal), expected)
+    with pytest.raises(ValueError, match="sliding_window"):
+        MultiHeadAttention(num_heads=2, key_dim=3, sliding_window=0)

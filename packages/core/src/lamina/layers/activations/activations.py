@@ -204,7 +204,9 @@ class PReLU(Layer):
             constraint=self.alpha_constraint,
             name="alpha",
         )
-        axes = {i: int(d) for i, d in enumerate(tuple(input_shape)) if i and d is not None}
+        axes: dict[int, int | None] = {
+            i: int(d) for i, d in enumerate(tuple(input_shape)) if i and d is not None
+        }
         for axis in self.shared_axes or []:
             axes.pop(axis, None)
         self.input_spec = InputSpec(ndim=len(tuple(input_shape)), axes=axes)
