@@ -252,6 +252,27 @@ def test_keras_weights_load_into_lamina_model(tmp_path, build):
     assert_same_model(target, source, inputs_for(build, source))
 
 
+def unbuilt_stack(K):
+    """A Sequential with no `Input` (an inner one too): Lamina's puts an `InputLayer` first
+    when it builds, moving its layers one place on after the weights were read."""
+    return K.Sequential([K.Sequential([K.layers.Dense(3), K.layers.Dense(3, activation="relu")]),
+                         K.layers.Dense(2)])
+
+
+def test_keras_weights_load_into_unbuilt_lamina_sequential(tmp_path):
+    source = unbuilt_stack(keras)
+    source.build((None, 4))
+    randomize(source)
+    source.save_weights(tmp_path / "k.weights.h5")
+    target = unbuilt_stack(lamina)
+    assert not target.built
+    target.load_weights(tmp_path / "k.weights.h5")
+    x = RNG(3).normal(size=(5, 4)).astype("float32")
+    for got, want in zip(predict(target, x), predict(source, x)):
+        assert_allclose(got, want, dtype="float32")
+    assert_same_model(target, source, x)
+
+
 # --- Lamina saves, Keras loads ------------------------------------------------------------
 @pytest.mark.parametrize("build", MODELS, ids=lambda b: b.__name__)
 def test_lamina_archive_loads_in_keras(tmp_path, build):

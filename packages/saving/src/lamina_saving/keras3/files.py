@@ -26,7 +26,7 @@ import numpy as np
 
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import is_safe_component, walk_layers
+from lamina_saving.graph import ROOT, is_safe_component, walk_layers
 from lamina_saving.h5_store import (
     CHECKSUM_ATTR,
     CHECKSUMS,
@@ -266,7 +266,7 @@ def to_lamina_entries(model: Any, entries: Entries, file: str) -> Entries:
     from lamina.optimizers import Optimizer
 
     objects = dict(keras_objects(model))
-    lamina_paths = {id(layer): path for path, layer in walk_layers(model)}
+    lamina_paths = _paths_once_built(model)
     out: Entries = {}
     for keras_path, values in entries.items():
         obj = objects.get(keras_path)
@@ -286,6 +286,36 @@ def to_lamina_entries(model: Any, entries: Entries, file: str) -> Entries:
         if key in out:
             raise LaminaFileError(file, f"two groups of the file map onto {key!r}.")
         out[key] = from_keras_values(obj, values) if obj is not None else values
+    return out
+
+
+def _paths_once_built(model: Any) -> dict[int, str]:
+    """Each layer's Lamina path as it will be when `model` is built.
+
+    A `Sequential` made without an `Input` puts an `InputLayer` first when it builds, which
+    moves every layer of its stack one place on; values held for an unbuilt model are
+    matched by path when the variables appear, so they are keyed by the later paths.
+    """
+    from lamina.layers import InputLayer
+    from lamina.models import Sequential
+
+    walked = list(walk_layers(model))
+    at = dict(walked)
+    stacks = []
+    for path, layer in walked:
+        prefix = [] if path == ROOT else path.split("/")
+        first = at.get("/".join([*prefix, "sequence", "0"]))
+        if isinstance(layer, Sequential) and not isinstance(first, InputLayer):
+            stacks.append(prefix)
+    out = {}
+    for path, layer in walked:
+        parts = [] if path == ROOT else path.split("/")
+        moved = list(parts)
+        for prefix in stacks:
+            n = len(prefix)
+            if parts[:n] == prefix and parts[n : n + 1] == ["sequence"] and len(parts) > n + 1:
+                moved[n + 1] = str(int(parts[n + 1]) + 1)
+        out[id(layer)] = "/".join(moved) if moved else ROOT
     return out
 
 
