@@ -32,11 +32,17 @@ def _loop(
         ms = None if ms is None else tf.reverse(ms, [0])
     n = tf.shape(xs)[0]
     outputs = tf.TensorArray(projected.dtype, size=n, element_shape=states[0].shape)
+    # Steps are read from TensorArrays: the gradient of `xs[t]` would be a dense tensor of
+    # the whole sequence at every step.
+    x_steps = tf.TensorArray(xs.dtype, size=n, element_shape=xs.shape[1:]).unstack(xs)
+    m_steps = None
+    if ms is not None:
+        m_steps = tf.TensorArray(ms.dtype, size=n, element_shape=ms.shape[1:]).unstack(ms)
 
     def body(t: Any, carry: tuple[Any, ...], previous: Any, outputs: Any) -> Any:
-        out, new = step(xs[t], carry)
-        if ms is not None:
-            m = ms[t]
+        out, new = step(x_steps.read(t), carry)
+        if m_steps is not None:
+            m = m_steps.read(t)
             out = tf.where(m, out, tf.zeros_like(out) if zero_output_for_mask else previous)
             new = tuple(tf.where(m, a, b) for a, b in zip(new, carry))
         return t + 1, new, out, outputs.write(t, out)

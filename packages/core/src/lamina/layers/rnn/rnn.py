@@ -56,6 +56,20 @@ def shape_leaves(shapes: Any) -> list[tuple[int, ...]]:
     return [leaf for s in shapes for leaf in shape_leaves(s)]
 
 
+def _cast(x: Any, dtype: str) -> Any:
+    """`ops.cast` only where the dtype differs (a call per tensor per step adds up)."""
+    return x if dtypes.dtype_of(x) == dtype else ops.cast(x, dtype)
+
+
+def has_member(obj: Any, name: str) -> bool:
+    """Whether a user's cell defines `name` (on its class or as its own attribute).
+
+    Cells are duck-typed as in Keras; this looks only where a definition can be, which
+    avoids `dir()` (slow on a torch Module, and called at each step).
+    """
+    return hasattr(type(obj), name) or name in vars(obj)
+
+
 def as_state_list(states: Any) -> list[Any]:
     """States as a list, the way cells receive them (a single tensor becomes ``[t]``)."""
     if isinstance(states, (list, tuple)):
@@ -109,7 +123,7 @@ class RNN(Layer):
             from lamina.layers.rnn.stacked_rnn_cells import StackedRNNCells
 
             cell = StackedRNNCells(cell)
-        if not isinstance(cell, Layer) or "state_size" not in dir(cell):
+        if not isinstance(cell, Layer) or not has_member(cell, "state_size"):
             raise ValueError(
                 "RNN: argument `cell` must be a layer with a `state_size` attribute and a "
                 "`call(inputs, states)` method (or a list of such cells). "
@@ -135,7 +149,7 @@ class RNN(Layer):
 
     def _output_shape(self) -> tuple[int, ...]:
         """One step's output shape (without the batch dim)."""
-        size = self.cell.output_size if "output_size" in dir(self.cell) else None
+        size = self.cell.output_size if has_member(self.cell, "output_size") else None
         if size is None:
             return shape_leaves(state_shapes(self.cell.state_size))[0]
         return (int(size),) if isinstance(size, int) else tuple(size)
@@ -218,7 +232,7 @@ class RNN(Layer):
 
     def get_initial_state(self, batch_size: Any) -> list[Any]:
         """The states a sequence starts from (zeros unless the cell says otherwise)."""
-        if "get_initial_state" in dir(self.cell):
+        if has_member(self.cell, "get_initial_state"):
             return as_state_list(self.cell.get_initial_state(batch_size=batch_size))
         dtype = self.cell.compute_dtype
         return _map_shapes(
@@ -277,7 +291,7 @@ class RNN(Layer):
             else:
                 initial_state = self.get_initial_state(ops.shape(sequences)[0])
         initial_state = tree.map_structure(
-            lambda s: ops.cast(s, self.cell.compute_dtype), as_state_list(initial_state)
+            lambda s: _cast(s, self.cell.compute_dtype), as_state_list(initial_state)
         )
         cells = self._dropout_cells()
         if training:
@@ -288,7 +302,7 @@ class RNN(Layer):
         autocast = cell_policy.compute_dtype != cell_policy.variable_dtype and self.cell.autocast
         token = AUTOCAST_DTYPE.set(cell_policy.compute_dtype if autocast else None)
         if dtypes.dtype_of(sequences) in dtypes.FLOATS:
-            sequences = ops.cast(sequences, cell_policy.compute_dtype)
+            sequences = _cast(sequences, cell_policy.compute_dtype)
         try:
             result = self._fused_loop(sequences, initial_state, mask, training)
             if result is None:
@@ -302,9 +316,9 @@ class RNN(Layer):
             for variable, value in zip(self._state_variables, tree.flatten(states)):
                 variable.assign(ops.cast(value, variable.dtype))
         output = outputs if self.return_sequences else last_output
-        output = ops.cast(output, self.compute_dtype)
+        output = _cast(output, self.compute_dtype)
         if self.return_state:
-            states = tree.map_structure(lambda s: ops.cast(s, self.compute_dtype), states)
+            states = tree.map_structure(lambda s: _cast(s, self.compute_dtype), states)
             return (output, *states)
         return output
 
@@ -374,7 +388,7 @@ class RNN(Layer):
 
     def _initial_output(self, sequences: Any, states: Any) -> Any:
         """Zeros shaped like one step's output: the output a leading masked step repeats."""
-        if "output_size" not in dir(self.cell) or self.cell.output_size is None:
+        if not has_member(self.cell, "output_size") or self.cell.output_size is None:
             return ops.zeros_like(tree.flatten(states)[0])
         shape = self._output_shape()
         return ops.zeros((ops.shape(sequences)[0], *shape), dtype=self.cell.compute_dtype)

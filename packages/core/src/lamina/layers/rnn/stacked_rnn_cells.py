@@ -6,7 +6,7 @@ from typing import Any
 
 from lamina import tree
 from lamina.layers.layer import Layer
-from lamina.layers.rnn.rnn import as_state_list
+from lamina.layers.rnn.rnn import as_state_list, has_member
 
 
 class StackedRNNCells(Layer):
@@ -28,7 +28,7 @@ class StackedRNNCells(Layer):
         super().__init__(**kwargs)
         cells = list(cells) if isinstance(cells, (list, tuple)) else [cells]
         for cell in cells:
-            if not isinstance(cell, Layer) or "state_size" not in dir(cell):
+            if not isinstance(cell, Layer) or not has_member(cell, "state_size"):
                 raise ValueError(
                     "StackedRNNCells: every cell must be a layer with a `state_size` and a "
                     f"`call(inputs, states)` method. Received: cell={cell!r}"
@@ -45,7 +45,7 @@ class StackedRNNCells(Layer):
     @property
     def output_size(self) -> Any:
         last = self.cells[-1]
-        if "output_size" in dir(last) and last.output_size is not None:
+        if has_member(last, "output_size") and last.output_size is not None:
             return last.output_size
         size = last.state_size
         return tree.flatten(size)[0] if isinstance(size, (list, tuple)) else size
@@ -57,7 +57,7 @@ class StackedRNNCells(Layer):
 
         states = []
         for cell in self.cells:
-            if "get_initial_state" in dir(cell):
+            if has_member(cell, "get_initial_state"):
                 states.append(as_state_list(cell.get_initial_state(batch_size=batch_size)))
             else:
                 shapes = state_shapes(cell.state_size)
@@ -72,7 +72,7 @@ class StackedRNNCells(Layer):
             if not cell.built:
                 with self._name_scope():
                     cell._build(shape)
-            size = cell.output_size if "output_size" in dir(cell) else None
+            size = cell.output_size if has_member(cell, "output_size") else None
             if size is None:
                 size = tree.flatten(cell.state_size)[0] if isinstance(
                     cell.state_size, (list, tuple)
