@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import inspect
 from typing import Any
 
 from lamina import tree
@@ -148,6 +149,7 @@ class Functional(Function, Model):
                     in_mask = None
                 if op._has_mask and "mask" not in kwargs and in_mask is not None:
                     kwargs["mask"] = in_mask
+                _pass_argument_masks(op, node, masks, kwargs)
             produced = op(*args, **kwargs)
             out_mask = None
             if isinstance(op, Layer) and op.supports_masking and args:
@@ -469,6 +471,45 @@ class _Replay:
                 f"{node} of layer {name!r}, which the config does not produce."
             )
         return found[index]
+
+
+_MASK_PARAMETERS: dict[type, tuple[tuple[int | None, str], ...]] = {}
+
+
+def _mask_parameters(cls: type) -> tuple[tuple[int | None, str], ...]:
+    """``(position, name)`` of each `call` argument that has a ``<name>_mask`` argument too
+    (``query`` / ``query_mask``): position among the positional arguments, or None."""
+    found = _MASK_PARAMETERS.get(cls)
+    if found is None:
+        call = cls.call  # type: ignore[attr-defined]
+        params = list(inspect.signature(call).parameters.values())[1:]
+        names = {p.name for p in params}
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        positional = [p.name for p in params if p.kind in kinds]
+        found = _MASK_PARAMETERS[cls] = tuple(
+            (positional.index(p.name) if p.name in positional else None, p.name)
+            for p in params
+            if f"{p.name}_mask" in names
+        )
+    return found
+
+
+def _pass_argument_masks(
+    op: Layer, node: Node, masks: dict[int, Any], kwargs: dict[str, Any]
+) -> None:
+    """Give a layer's ``<name>_mask`` arguments the masks of its ``<name>`` tensors, as
+    Keras 3 does (cross-attention's ``value_mask``): inside a traced step the masks live
+    here, not on the tensors."""
+    for position, name in _mask_parameters(type(op)):
+        if kwargs.get(f"{name}_mask") is not None:
+            continue
+        if position is not None and position < len(node.call_args):
+            tensor = node.call_args[position]
+        else:
+            tensor = node.call_kwargs.get(name)
+        mask = masks.get(id(tensor)) if isinstance(tensor, SymbolicTensor) else None
+        if mask is not None:
+            kwargs[f"{name}_mask"] = mask
 
 
 def _history(ref: Any, layer: str, index: int) -> tuple[str, int, int]:
