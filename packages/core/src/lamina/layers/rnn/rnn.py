@@ -17,6 +17,7 @@ from lamina.layers.layer import Layer
 from lamina.layers.rnn import _loop
 from lamina.layers.rnn.dropout_cell import DropoutRNNCell
 from lamina.ops import dtypes
+from lamina.ops.dispatch import to_tensor
 
 
 def state_shapes(state_size: Any) -> Any:
@@ -57,7 +58,9 @@ def shape_leaves(shapes: Any) -> list[tuple[int, ...]]:
 
 
 def _cast(x: Any, dtype: str) -> Any:
-    """`ops.cast` only where the dtype differs (a call per tensor per step adds up)."""
+    """`x` as a tensor of `dtype`, with no cast op where the dtype already matches (a call
+    per tensor per batch adds up)."""
+    x = to_tensor(x)
     return x if dtypes.dtype_of(x) == dtype else ops.cast(x, dtype)
 
 
