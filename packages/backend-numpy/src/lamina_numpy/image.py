@@ -18,11 +18,8 @@ __all__ = [
     "extract_patches",
     "map_coordinates",
     "pad",
-    "perspective_coefficients",
     "resample_axes",
     "saturate_cast",
-    "sobel_edges",
-    "ssim",
 ]
 
 
@@ -158,15 +155,6 @@ def affine_transform(
     return np.moveaxis(out, -1, 1) if channels_first else out
 
 
-def perspective_coefficients(start_points: Tensor, end_points: Tensor) -> Tensor:
-    s, e = start_points.astype(np.float64), end_points.astype(np.float64)
-    xe, ye, xs, ys = e[..., 0], e[..., 1], s[..., 0], s[..., 1]
-    one, zero = np.ones_like(xe), np.zeros_like(xe)
-    rows_x = np.stack([xe, ye, one, zero, zero, zero, -xe * xs, -ye * xs], axis=-1)
-    rows_y = np.stack([zero, zero, zero, xe, ye, one, -xe * ys, -ye * ys], axis=-1)
-    a = np.concatenate([rows_x, rows_y], axis=1)
-    rhs = np.concatenate([xs, ys], axis=1)
-    return np.linalg.solve(a, rhs[..., None])[..., 0]
 
 
 def elastic_transform(
@@ -216,29 +204,4 @@ def extract_patches(
     return np.moveaxis(out, -1, 1) if channels_first else out
 
 
-def sobel_edges(images: Tensor, channels_first: bool) -> Tensor:
-    ha, wa = (2, 3) if channels_first else (1, 2)
-    diff, smooth = (-1.0, 0.0, 1.0), (1.0, 2.0, 1.0)
-    dy = correlate_axes(images, ((ha, diff), (wa, smooth)))
-    dx = correlate_axes(images, ((ha, smooth), (wa, diff)))
-    return np.stack([dy, dx], axis=-1)
 
-
-def ssim(
-    x1: Tensor,
-    x2: Tensor,
-    kernel: tuple[float, ...],
-    c1: float,
-    c2: float,
-    channels_first: bool,
-) -> Tensor:
-    ha, wa = (2, 3) if channels_first else (1, 2)
-
-    def blur(z: Tensor) -> Tensor:
-        return correlate_axes(z, ((ha, kernel), (wa, kernel)))
-
-    mu1, mu2 = blur(x1), blur(x2)
-    mu12, mu11, mu22 = mu1 * mu2, mu1 * mu1, mu2 * mu2
-    luminance = (2 * mu12 + c1) / (mu11 + mu22 + c1)
-    cs = (2 * (blur(x1 * x2) - mu12) + c2) / (blur(x1 * x1) + blur(x2 * x2) - mu11 - mu22 + c2)
-    return np.mean(luminance * cs, axis=(1, 2, 3))

@@ -19,11 +19,8 @@ __all__ = [
     "extract_patches",
     "map_coordinates",
     "pad",
-    "perspective_coefficients",
     "resample_axes",
     "saturate_cast",
-    "sobel_edges",
-    "ssim",
 ]
 
 
@@ -176,15 +173,6 @@ def affine_transform(
     return _moveaxis(out, -1, 1) if channels_first else out
 
 
-def perspective_coefficients(start_points: Tensor, end_points: Tensor) -> Tensor:
-    s, e = tf.cast(start_points, tf.float64), tf.cast(end_points, tf.float64)
-    xe, ye, xs, ys = e[..., 0], e[..., 1], s[..., 0], s[..., 1]
-    one, zero = tf.ones_like(xe), tf.zeros_like(xe)
-    rows_x = tf.stack([xe, ye, one, zero, zero, zero, -xe * xs, -ye * xs], axis=-1)
-    rows_y = tf.stack([zero, zero, zero, xe, ye, one, -xe * ys, -ye * ys], axis=-1)
-    a = tf.concat([rows_x, rows_y], axis=1)
-    rhs = tf.concat([xs, ys], axis=1)
-    return tf.linalg.solve(a, rhs[..., None])[..., 0]
 
 
 def elastic_transform(
@@ -236,29 +224,4 @@ def extract_patches(
     return _moveaxis(out, -1, 1) if channels_first else out
 
 
-def sobel_edges(images: Tensor, channels_first: bool) -> Tensor:
-    ha, wa = (2, 3) if channels_first else (1, 2)
-    diff, smooth = (-1.0, 0.0, 1.0), (1.0, 2.0, 1.0)
-    dy = correlate_axes(images, ((ha, diff), (wa, smooth)))
-    dx = correlate_axes(images, ((ha, smooth), (wa, diff)))
-    return tf.stack([dy, dx], axis=-1)
 
-
-def ssim(
-    x1: Tensor,
-    x2: Tensor,
-    kernel: tuple[float, ...],
-    c1: float,
-    c2: float,
-    channels_first: bool,
-) -> Tensor:
-    ha, wa = (2, 3) if channels_first else (1, 2)
-
-    def blur(z: Tensor) -> Tensor:
-        return correlate_axes(z, ((ha, kernel), (wa, kernel)))
-
-    mu1, mu2 = blur(x1), blur(x2)
-    mu12, mu11, mu22 = mu1 * mu2, mu1 * mu1, mu2 * mu2
-    luminance = (2 * mu12 + c1) / (mu11 + mu22 + c1)
-    cs = (2 * (blur(x1 * x2) - mu12) + c2) / (blur(x1 * x1) + blur(x2 * x2) - mu11 - mu22 + c2)
-    return tf.reduce_mean(luminance * cs, axis=[1, 2, 3])

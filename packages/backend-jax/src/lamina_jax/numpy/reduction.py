@@ -39,11 +39,8 @@ __all__ = [
     "nanmin",
     "nanprod",
     "nanquantile",
-    "nanstd",
     "nansum",
-    "nanvar",
     "prod",
-    "ptp",
     "quantile",
     "searchsorted",
     "sort",
@@ -92,8 +89,6 @@ def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return jnp.var(x, axis=axis, keepdims=keepdims)
 
 
-def ptp(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.ptp(x, axis=axis, keepdims=keepdims)
 
 
 def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
@@ -146,12 +141,8 @@ def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return jnp.nanmin(x, axis=axis, keepdims=keepdims)
 
 
-def nanstd(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanstd(x, axis=axis, keepdims=keepdims)
 
 
-def nanvar(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanvar(x, axis=axis, keepdims=keepdims)
 
 
 def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:

@@ -42,11 +42,8 @@ __all__ = [
     "nanmin",
     "nanprod",
     "nanquantile",
-    "nanstd",
     "nansum",
-    "nanvar",
     "prod",
-    "ptp",
     "quantile",
     "searchsorted",
     "sort",
@@ -113,8 +110,6 @@ def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _same_dtype(np.var, x, axis=axis, keepdims=keepdims)
 
 
-def ptp(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.ptp, x, axis=axis, keepdims=keepdims)
 
 
 def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
@@ -155,12 +150,8 @@ def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _same_dtype(np.nanmin, x, axis=axis, keepdims=keepdims)
 
 
-def nanstd(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanstd, x, axis=axis, keepdims=keepdims)
 
 
-def nanvar(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanvar, x, axis=axis, keepdims=keepdims)
 
 
 def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:

@@ -39,11 +39,8 @@ __all__ = [
     "nanmin",
     "nanprod",
     "nanquantile",
-    "nanstd",
     "nansum",
-    "nanvar",
     "prod",
-    "ptp",
     "quantile",
     "searchsorted",
     "sort",
@@ -98,8 +95,6 @@ def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return tf.math.reduce_variance(x, axis=_ax(axis), keepdims=keepdims)
 
 
-def ptp(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return max(x, axis, keepdims) - min(x, axis, keepdims)
 
 
 def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
@@ -213,14 +208,8 @@ def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _nan_extremum(min, float("inf"), x, axis, keepdims)
 
 
-def nanvar(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    centered = _fill_nan(x - nanmean(x, axis, keepdims=True), 0.0)
-    count = sum(tf.cast(~tf.math.is_nan(x), x.dtype), axis, keepdims)
-    return sum(centered * centered, axis, keepdims) / count
 
 
-def nanstd(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return tf.sqrt(nanvar(x, axis, keepdims))
 
 
 def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:

@@ -40,11 +40,8 @@ __all__ = [
     "nanmin",
     "nanprod",
     "nanquantile",
-    "nanstd",
     "nansum",
-    "nanvar",
     "prod",
-    "ptp",
     "quantile",
     "searchsorted",
     "sort",
@@ -130,8 +127,6 @@ def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _reduce(lambda t, **k: torch.var(t, correction=0, **k), x, axis, keepdims)
 
 
-def ptp(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return max(x, axis, keepdims) - min(x, axis, keepdims)
 
 
 def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
@@ -211,15 +206,8 @@ def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _nan_extremum(min, torch.inf, x, axis, keepdims)
 
 
-def nanvar(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    nan = torch.isnan(x)
-    centered = torch.where(nan, 0, x - nanmean(x, axis, keepdims=True))
-    count = sum((~nan).to(x.dtype), axis, keepdims)
-    return sum(centered * centered, axis, keepdims) / count
 
 
-def nanstd(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return torch.sqrt(nanvar(x, axis, keepdims))
 
 
 def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:

@@ -68,10 +68,6 @@ class ImageOps(Protocol):
         """Resample batched float `images` by projective transforms ``(batch, 8)``."""
         ...
 
-    def perspective_coefficients(self, start_points: Tensor, end_points: Tensor) -> Tensor:
-        """The ``(batch, 8)`` transforms mapping `end_points` to `start_points` (float64 solve)."""
-        ...
-
     def elastic_transform(
         self,
         images: Tensor,
@@ -97,18 +93,3 @@ class ImageOps(Protocol):
         """Valid patches of batched `x` (already padded), flattened into the channel axis."""
         ...
 
-    def sobel_edges(self, images: Tensor, channels_first: bool) -> Tensor:
-        """Sobel ``[dy, dx]`` of batched, already reflect-padded float images (last axis 2)."""
-        ...
-
-    def ssim(
-        self,
-        x1: Tensor,
-        x2: Tensor,
-        kernel: tuple[float, ...],
-        c1: float,
-        c2: float,
-        channels_first: bool,
-    ) -> Tensor:
-        """Mean SSIM per image of batched float images, valid gaussian window ``kernel``."""
-        ...

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lamina.ops import dtypes
+from lamina.ops import composites, dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import pick
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.image._common import (
     batched,
@@ -104,7 +105,9 @@ class SobelEdges(Op):
         for a in spatial_axes(4, self.data_format == "channels_first"):
             pads[a] = (1, 1)
         x = backend().image.pad(x, tuple(pads), "reflect", 0.0)
-        out = backend().image.sobel_edges(x, self.data_format == "channels_first")
+        out = pick(backend().image, "sobel_edges", composites.sobel_edges)(
+            x, self.data_format == "channels_first"
+        )
         return unbatched(out, len(shape) + 1, 5)
 
 
@@ -166,7 +169,9 @@ class Ssim(Op):
         x1, x2 = (batched(to_tensor(x, dtype), len(shape), 4) for x in (image1, image2))
         taps = gaussian_taps(self.filter_size, self.filter_sigma)
         c1, c2 = (self.k1 * self.max_val) ** 2, (self.k2 * self.max_val) ** 2
-        out = backend().image.ssim(x1, x2, taps, c1, c2, self.data_format == "channels_first")
+        out = pick(backend().image, "ssim", composites.ssim)(
+            x1, x2, taps, c1, c2, self.data_format == "channels_first"
+        )
         return out if len(shape) == 4 else backend().numpy.reshape(out, ())
 
 

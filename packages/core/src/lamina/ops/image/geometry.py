@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from lamina.ops import dtypes
+from lamina.ops import composites, dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import pick
 from lamina.ops.core.conversion import convert_to_numpy
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.image._common import (
@@ -125,7 +126,8 @@ class PerspectiveTransform(AffineTransform):
         s, e = (to_tensor(p, "float32") for p in (start, end))
         if p_rank == 2:
             s, e = (backend().numpy.reshape(p, (1, 4, 2)) for p in (s, e))
-        coeffs = backend().image.perspective_coefficients(s, e)
+        name = "perspective_coefficients"
+        coeffs = pick(backend().image, name, getattr(composites, name))(s, e)
         t = backend().core.cast(coeffs, dtypes.dtype_of(x))
         out = backend().image.affine_transform(
             batched(x, rank, 4), t, self.order, "constant", self.fill_value,

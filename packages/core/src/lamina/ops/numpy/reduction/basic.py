@@ -5,8 +5,9 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from lamina.ops import dtypes
+from lamina.ops import composites, dtypes
 from lamina.ops.base import Op, Reduction
+from lamina.ops.composites import pick
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.reduction._common import (
     AccumulatingReduction,
@@ -223,7 +224,7 @@ class Ptp(ExtremumReduction):
         return super().call(x)
 
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.ptp(x, axes, self.keepdims)
+        return pick(backend().numpy, "ptp", composites.ptp)(x, axes, self.keepdims)
 
 
 def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:

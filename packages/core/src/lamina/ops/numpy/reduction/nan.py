@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lamina.ops import dtypes
+from lamina.ops import composites, dtypes
+from lamina.ops.composites import pick
 from lamina.ops.dispatch import backend
 from lamina.ops.numpy.reduction._common import (
     AccumulatingReduction,
@@ -107,7 +108,7 @@ def nanmin(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 class Nanstd(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.nanstd(x, axes, self.keepdims)
+        return pick(backend().numpy, "nanstd", composites.nanstd)(x, axes, self.keepdims)
 
 
 def nanstd(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -121,7 +122,7 @@ def nanstd(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 class Nanvar(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.nanvar(x, axes, self.keepdims)
+        return pick(backend().numpy, "nanvar", composites.nanvar)(x, axes, self.keepdims)
 
 
 def nanvar(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
