@@ -1,0 +1,28 @@
+"""Image preprocessing and augmentation layers (Keras 3's names, arguments and configs).
+
+Random augmentations act only with ``training=True`` (the default of a direct call, as in
+Keras 3; `fit` passes it, `predict` and `evaluate` do not) and draw from the layer's
+`SeedGenerator`.
+"""
+
+from lamina.layers.preprocessing.image.affine import RandomRotation as RandomRotation
+from lamina.layers.preprocessing.image.affine import RandomTranslation as RandomTranslation
+from lamina.layers.preprocessing.image.affine import RandomZoom as RandomZoom
+from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBrightness
+from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
+from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
+from lamina.layers.preprocessing.image.flip_crop import RandomFlip as RandomFlip
+from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
+from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
+
+__all__ = [
+    "CenterCrop",
+    "RandomBrightness",
+    "RandomContrast",
+    "RandomCrop",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomTranslation",
+    "RandomZoom",
+    "Resizing",
+]

@@ -1,0 +1,156 @@
+"""The shared base of the image preprocessing layers: argument checks, batching of single
+images and the training switch of the random augmentations."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from lamina import ops, random
+from lamina.layers.core import _args
+from lamina.layers.layer import Layer
+
+
+def factor_pair(
+    layer: str, arg: str, value: Any, bounds: tuple[float, float], symmetric: bool = True
+) -> tuple[float, float]:
+    """A `factor` argument as ``(lower, upper)``: a number ``f`` gives ``(-f, f)`` clipped to
+    `bounds` (``(0, f)`` when not `symmetric`), a pair is sorted; all within `bounds`."""
+    message = (
+        f"{layer}: argument `{arg}` must be a number or a pair of numbers in "
+        f"[{bounds[0]}, {bounds[1]}]. Received: {arg}={value!r}"
+    )
+    if isinstance(value, bool):
+        raise ValueError(message)
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if not bounds[0] <= f <= bounds[1]:
+            raise ValueError(message)
+        f = abs(f)
+        return (max(-f, bounds[0]) if symmetric else 0.0, f)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+            lower, upper = sorted(float(v) for v in value)
+            if lower >= bounds[0] and upper <= bounds[1]:
+                return (lower, upper)
+    raise ValueError(message)
+
+
+def value_range_pair(layer: str, value: Any) -> tuple[float, float]:
+    """`value_range` as ``(low, high)`` with ``low < high``."""
+    if (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
+        and value[0] < value[1]
+    ):
+        return (float(value[0]), float(value[1]))
+    raise ValueError(
+        f"{layer}: argument `value_range` must be a pair (low, high) with low < high. "
+        f"Received: value_range={value!r}"
+    )
+
+
+def positive_int(layer: str, arg: str, value: Any) -> int:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0:
+        return int(value)
+    raise ValueError(f"{layer}: argument `{arg}` must be a positive int. Received: {arg}={value!r}")
+
+
+def one_of(layer: str, arg: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value in allowed:
+        return str(value)
+    raise ValueError(
+        f"{layer}: argument `{arg}` must be one of {allowed}. Received: {arg}={value!r}"
+    )
+
+
+def check_rank(layer: str, inputs: Any) -> int:
+    rank = len(inputs.shape)
+    if rank not in (3, 4):
+        raise ValueError(
+            f"{layer}: the inputs must be one image (rank 3) or a batch (rank 4). "
+            f"Received: inputs.shape={tuple(inputs.shape)}"
+        )
+    return rank
+
+
+class ImagePreprocessingLayer(Layer):
+    """Base of the image layers: checks `data_format`, accepts one image or a batch and
+    hands `transform` a batch in the compute dtype.
+
+    Subclasses define `transform(images, training)` on rank-4 batches.
+    """
+
+    def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data_format = _args.data_format(type(self).__name__, data_format)
+        self.built = True
+
+    @property
+    def _channels_first(self) -> bool:
+        return self.data_format == "channels_first"
+
+    def _spatial_axes(self) -> tuple[int, int]:
+        return (2, 3) if self._channels_first else (1, 2)
+
+    def _prepare(self, inputs: Any) -> Any:
+        return ops.cast(inputs, self.compute_dtype)
+
+    def transform(self, images: Any, training: bool) -> Any:
+        """The layer's work on a rank-4 batch (overridden by every subclass)."""
+        return images
+
+    def call(self, inputs: Any, training: bool = True) -> Any:
+        rank = check_rank(type(self).__name__, inputs)
+        x = self._prepare(inputs)
+        if rank == 3:
+            return ops.squeeze(self.transform(ops.expand_dims(x, 0), bool(training)), 0)
+        return self.transform(x, bool(training))
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return tuple(input_shape)
+
+    def compute_output_spec(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from lamina.ops.symbolic import SymbolicTensor
+
+        dtype = self._output_dtype(inputs.dtype)
+        return SymbolicTensor(tuple(self.compute_output_shape(tuple(inputs.shape))), dtype=dtype)
+
+    def _output_dtype(self, input_dtype: Any) -> Any:
+        return self.compute_dtype
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["data_format"] = self.data_format
+        return config
+
+
+class RandomImageAugmentation(ImagePreprocessingLayer):
+    """Base of the random augmentations: the identity unless ``training=True``; draws come
+    from the layer's `SeedGenerator`, so they work inside jitted steps and `tf.function`."""
+
+    def __init__(self, seed: int | None = None, data_format: str | None = None,
+                 **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(data_format=data_format, **kwargs)
+        self.seed = seed
+        self.seed_generator = random.SeedGenerator(seed)
+
+    def call(self, inputs: Any, training: bool = True) -> Any:
+        rank = check_rank(type(self).__name__, inputs)
+        x = self._prepare(inputs)
+        if not training:
+            return x
+        if rank == 3:
+            return ops.squeeze(self.transform(ops.expand_dims(x, 0), True), 0)
+        return self.transform(x, True)
+
+    def uniform(self, batch: Any, lower: float, upper: float) -> Any:
+        """One draw per image in ``[lower, upper)``, shape ``(batch,)`` (a float32 tensor)."""
+        u = random.uniform((batch,), 0.0, 1.0, dtype="float32", seed=self.seed_generator)
+        return ops.add(ops.multiply(u, upper - lower), lower)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["seed"] = self.seed
+        return config
