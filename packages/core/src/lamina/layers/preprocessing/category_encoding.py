@@ -41,9 +41,11 @@ def encoded_shape(input_shape: Any, output_mode: str, depth: int) -> tuple[Any, 
     shape = tuple(input_shape)
     if not shape:
         return (depth,)
-    if output_mode == "one_hot" and (shape[-1] != 1 or len(shape) == 1):
-        return shape + (depth,)
-    return shape[:-1] + (depth,)
+    if output_mode == "one_hot":
+        if shape[-1] != 1 or len(shape) == 1:
+            return shape + (depth,)
+        return shape[:-1] + (depth,)
+    return (shape[0],) + shape[2:] + (depth,) if len(shape) > 1 else (depth,)
 
 
 class CategoryEncoding(Layer):
