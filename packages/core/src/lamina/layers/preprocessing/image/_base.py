@@ -28,11 +28,14 @@ def factor_pair(
             raise ValueError(message)
         f = abs(f)
         return (max(-f, bounds[0]) if symmetric else 0.0, f)
-    if isinstance(value, (tuple, list)) and len(value) == 2:
-        if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
-            lower, upper = sorted(float(v) for v in value)
-            if lower >= bounds[0] and upper <= bounds[1]:
-                return (lower, upper)
+    if (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
+    ):
+        lower, upper = sorted(float(v) for v in value)
+        if lower >= bounds[0] and upper <= bounds[1]:
+            return (lower, upper)
     raise ValueError(message)
 
 
@@ -52,7 +55,7 @@ def value_range_pair(layer: str, value: Any) -> tuple[float, float]:
 
 
 def positive_int(layer: str, arg: str, value: Any) -> int:
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) > 0:
         return int(value)
     raise ValueError(f"{layer}: argument `{arg}` must be a positive int. Received: {arg}={value!r}")
 

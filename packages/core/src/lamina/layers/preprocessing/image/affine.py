@@ -40,7 +40,10 @@ class _RandomAffine(RandomImageAugmentation):
         h = ops.cast(shape[rows], "float32")
         w = ops.cast(shape[cols], "float32")
         coefficients = self._matrix(shape[0], h, w)
-        matrix = ops.cast(ops.stack(coefficients, axis=1), images.dtype)
+        # Columns joined by `concatenate`: TensorFlow's graph optimizer mis-shapes
+        # ``stack(...)[:, i, None, None]`` (the slice the backend takes) at run time.
+        columns = [ops.reshape(c, (-1, 1)) for c in coefficients]
+        matrix = ops.cast(ops.concatenate(columns, axis=1), images.dtype)
         return ops.image.affine_transform(
             images, matrix, interpolation=self.interpolation, fill_mode=self.fill_mode,
             fill_value=self.fill_value, data_format=self.data_format,
@@ -87,8 +90,11 @@ class RandomRotation(_RandomAffine):
         angle = self.uniform(batch, lower * 2 * math.pi, upper * 2 * math.pi)
         cos, sin = ops.cos(angle), ops.sin(angle)
         w1, h1 = ops.subtract(w, 1.0), ops.subtract(h, 1.0)
-        x_off = ops.divide(ops.subtract(w1, ops.subtract(ops.multiply(cos, w1), ops.multiply(sin, h1))), 2.0)
-        y_off = ops.divide(ops.subtract(h1, ops.add(ops.multiply(sin, w1), ops.multiply(cos, h1))), 2.0)
+        # Offsets that keep the centre fixed: (extent - rotated extent) / 2.
+        x_turned = ops.subtract(ops.multiply(cos, w1), ops.multiply(sin, h1))
+        y_turned = ops.add(ops.multiply(sin, w1), ops.multiply(cos, h1))
+        x_off = ops.divide(ops.subtract(w1, x_turned), 2.0)
+        y_off = ops.divide(ops.subtract(h1, y_turned), 2.0)
         zero = ops.zeros_like(angle)
         return [cos, ops.negative(sin), x_off, sin, cos, y_off, zero, zero]
 
