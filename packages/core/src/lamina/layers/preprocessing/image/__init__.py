@@ -12,17 +12,29 @@ from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBr
 from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
 from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
 from lamina.layers.preprocessing.image.flip_crop import RandomFlip as RandomFlip
+from lamina.layers.preprocessing.image.intensity import AutoContrast as AutoContrast
+from lamina.layers.preprocessing.image.intensity import RandomGrayscale as RandomGrayscale
+from lamina.layers.preprocessing.image.intensity import RandomInvert as RandomInvert
+from lamina.layers.preprocessing.image.intensity import (
+    RandomPosterization as RandomPosterization,
+)
+from lamina.layers.preprocessing.image.intensity import Solarization as Solarization
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
 
 __all__ = [
+    "AutoContrast",
     "CenterCrop",
     "RandomBrightness",
     "RandomContrast",
     "RandomCrop",
     "RandomFlip",
+    "RandomGrayscale",
+    "RandomInvert",
+    "RandomPosterization",
     "RandomRotation",
     "RandomTranslation",
     "RandomZoom",
     "Resizing",
+    "Solarization",
 ]
