@@ -17,7 +17,7 @@ from lamina.layers.preprocessing.image._base import (
 
 
 def _probability(layer: str, value: Any) -> float:
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 <= value <= 1:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 <= float(value) <= 1:
         return float(value)
     raise ValueError(
         f"{layer}: argument `factor` must be a number in [0, 1]. Received: factor={value!r}"
