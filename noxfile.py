@@ -171,6 +171,9 @@ def fuzz(session: nox.Session) -> None:
 def docs(session: nox.Session) -> None:
     """The user guide and API reference, built with strict warnings."""
     install(session, *editable("core", "saving"), "mkdocs-material", "mkdocstrings[python]")
+    # Generated pages first (reference members, Keras compatibility table): never drift.
+    session.run("python", "tools/api_pages.py")
+    session.run("python", "tools/compatibility_page.py")
     session.run("mkdocs", "build", "--strict", "--site-dir", str(ROOT / "site"))
 
 
