@@ -2,7 +2,16 @@
 
 from lamina.layers.preprocessing.category_encoding import CategoryEncoding as CategoryEncoding
 from lamina.layers.preprocessing.discretization import Discretization as Discretization
+from lamina.layers.preprocessing.integer_lookup import IntegerLookup as IntegerLookup
 from lamina.layers.preprocessing.normalization import Normalization as Normalization
 from lamina.layers.preprocessing.rescaling import Rescaling as Rescaling
+from lamina.layers.preprocessing.string_lookup import StringLookup as StringLookup
 
-__all__ = ["CategoryEncoding", "Discretization", "Normalization", "Rescaling"]
+__all__ = [
+    "CategoryEncoding",
+    "Discretization",
+    "IntegerLookup",
+    "Normalization",
+    "Rescaling",
+    "StringLookup",
+]
