@@ -18,6 +18,7 @@ class Sequential(Model):
     model at once; otherwise it builds on its first call or `build(input_shape)`.
 
     Example:
+        >>> Dense = lamina.layers.Dense
         >>> model = Sequential([lamina.Input((4,)), Dense(8, activation="relu"), Dense(1)])
     """
 

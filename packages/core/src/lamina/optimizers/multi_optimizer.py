@@ -108,6 +108,7 @@ class MultiOptimizer(Optimizer):
         name: the optimizer's name.
 
     Example:
+        >>> from lamina.optimizers import SGD, Adam
         >>> opt = MultiOptimizer(OptimizerMap(SGD(), {"encoder/.*": Adam()}))
     """
 

@@ -25,7 +25,8 @@ class SGD(Optimizer):
 
     Example:
         >>> opt = lamina.optimizers.SGD(learning_rate=0.1, momentum=0.9)
-        >>> opt.apply([grad], [variable])
+        >>> variable = lamina.Variable(np.ones(2, "float32"))
+        >>> opt.apply([np.ones(2, "float32")], [variable])  # variable becomes [0.9, 0.9]
     """
 
     def __init__(

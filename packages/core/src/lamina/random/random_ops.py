@@ -295,7 +295,8 @@ def dropout(inputs: Any, rate: float, noise_shape: Any = None, seed: Any = None)
         seed: None, an int or a `SeedGenerator`.
 
     Example:
-        >>> y = lamina.random.dropout(x, 0.5, seed=0)
+        >>> x = np.ones((2, 4), "float32")
+        >>> y = lamina.random.dropout(x, 0.5, seed=0)  # entries 0.0 or 2.0
     """
     return Dropout(rate, noise_shape=noise_shape, seed=seed)(inputs)
 

@@ -23,7 +23,8 @@ class Dropout(Layer):
         **kwargs: base `Layer` arguments.
 
     Example:
-        >>> y = lamina.layers.Dropout(0.5)(x, training=True)
+        >>> x = np.ones((2, 4), "float32")
+        >>> y = lamina.layers.Dropout(0.5)(x, training=True)  # entries 0.0 or 2.0
     """
 
     def __init__(

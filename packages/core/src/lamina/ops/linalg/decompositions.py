@@ -85,6 +85,7 @@ def cholesky_inverse(x: Any, upper: bool = False) -> Any:
         upper: whether `x` is the upper factor.
 
     Example:
+        >>> a = np.array([[4.0, 2.0], [2.0, 3.0]])
         >>> lamina.ops.cholesky_inverse(lamina.ops.cholesky(a))  # inverse of `a`
     """
     return CholeskyInverse(upper=upper)(x)

@@ -130,6 +130,7 @@ def ifft2(x: Any) -> Any:
     """Inverse 2-D discrete Fourier transform over the last two axes of a ``(real, imag)`` pair.
 
     Example:
+        >>> x = np.arange(4.0).reshape(2, 2)
         >>> lamina.ops.ifft2(lamina.ops.fft2((x, np.zeros_like(x))))  # (x, 0)
     """
     return Ifft2()(x)
@@ -462,6 +463,7 @@ def istft(
         center: whether `stft` padded the signal, as in `stft`.
 
     Example:
+        >>> x = np.sin(np.arange(32.0))
         >>> lamina.ops.istft(lamina.ops.stft(x, 8, 2, 8), 8, 2, 8, length=x.shape[-1])  # x
     """
     return Istft(sequence_length, sequence_stride, fft_length, length, window, center)(x)

@@ -81,7 +81,8 @@ def cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any]) -> 
         The output of the branch taken.
 
     Example:
-        >>> lamina.ops.cond(x > 0, lambda: x, lambda: -x)
+        >>> x = np.float32(-2.0)
+        >>> lamina.ops.cond(x > 0, lambda: x, lambda: -x)  # 2.0
     """
     return Cond(true_fn, false_fn)(pred)
 
@@ -141,6 +142,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
         *operands: the inputs passed to the chosen branch.
 
     Example:
-        >>> lamina.ops.switch(1, [lambda x: x + 1, lambda x: x - 1], x)
+        >>> x = np.float32(5.0)
+        >>> lamina.ops.switch(1, [lambda x: x + 1, lambda x: x - 1], x)  # 4.0
     """
     return Switch(branches)(index, *operands)

@@ -35,6 +35,7 @@ def stop_gradient(variable: Any) -> Any:
     """Return `variable` as a tensor through which no gradient flows back.
 
     Example:
+        >>> x = np.ones(3, "float32")
         >>> y = lamina.ops.stop_gradient(x)  # same value; d(y)/d(x) is zero
     """
     return StopGradient()(variable)
