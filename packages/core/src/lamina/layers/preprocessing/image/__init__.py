@@ -12,6 +12,9 @@ from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBr
 from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
 from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
 from lamina.layers.preprocessing.image.flip_crop import RandomFlip as RandomFlip
+from lamina.layers.preprocessing.image.hsv import RandomHue as RandomHue
+from lamina.layers.preprocessing.image.hsv import RandomSaturation as RandomSaturation
+from lamina.layers.preprocessing.image.hsv import RandomSharpness as RandomSharpness
 from lamina.layers.preprocessing.image.intensity import AutoContrast as AutoContrast
 from lamina.layers.preprocessing.image.intensity import RandomGrayscale as RandomGrayscale
 from lamina.layers.preprocessing.image.intensity import RandomInvert as RandomInvert
@@ -30,9 +33,12 @@ __all__ = [
     "RandomCrop",
     "RandomFlip",
     "RandomGrayscale",
+    "RandomHue",
     "RandomInvert",
     "RandomPosterization",
     "RandomRotation",
+    "RandomSaturation",
+    "RandomSharpness",
     "RandomTranslation",
     "RandomZoom",
     "Resizing",
