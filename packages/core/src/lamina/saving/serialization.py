@@ -140,6 +140,10 @@ class CustomObjectScope:
     """Within this scope, configs may name the given objects.
 
     Example:
+        >>> class Scale(lamina.layers.Layer):
+        ...     def call(self, x):
+        ...         return 2.0 * x
+        >>> lamina.Sequential([lamina.Input((2,)), Scale()]).save("m.lamina")
         >>> with lamina.saving.CustomObjectScope({"Scale": Scale}):
         ...     model = lamina.saving.load_model("m.lamina")
     """

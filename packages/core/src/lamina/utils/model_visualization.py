@@ -171,6 +171,7 @@ def model_to_dot(
         ValueError: the model is not built, or an argument is unknown.
 
     Example:
+        >>> model = lamina.Sequential([lamina.Input((4,)), lamina.layers.Dense(2)])
         >>> dot = lamina.utils.model_to_dot(model, show_shapes=True)
         >>> print(dot.to_string())
     """

@@ -20,6 +20,11 @@ class StatelessScope:
     `get_current_value` instead of mutating the variables.
 
     Example:
+        >>> layer = lamina.layers.Dense(2)
+        >>> x = np.ones((1, 3), "float32")
+        >>> _ = layer(x)  # builds the kernel
+        >>> v = layer.kernel
+        >>> new_value = np.zeros((3, 2), "float32")
         >>> with StatelessScope(state_mapping=[(v, new_value)]) as scope:
         ...     out = layer(x)
         ...     updated = scope.get_current_value(v)

@@ -34,6 +34,7 @@ class ReversibleEmbedding(Embedding):
 
     Example:
         >>> emb = lamina.layers.ReversibleEmbedding(1000, 64)
+        >>> ids = np.array([[1, 2, 3]])
         >>> logits = emb(emb(ids), reverse=True)  # (batch, len, 1000)
     """
 
