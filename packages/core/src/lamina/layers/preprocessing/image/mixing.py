@@ -1,0 +1,48 @@
+"""`MixUp`: blend each image of a batch with another image of the same batch."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from lamina import ops, random
+from lamina.layers.preprocessing.image._base import RandomImageAugmentation
+
+
+class MixUp(RandomImageAugmentation):
+    """In training, replace image ``i`` by ``w x_i + (1 - w) x_p(i)``, with ``p`` a random
+    permutation of the batch and ``w ~ Beta(alpha, alpha)`` drawn per image. The output is
+    in the compute dtype. Only image tensors are taken (labels are not mixed).
+
+    Args:
+        alpha: the Beta distribution's concentration, positive (small: weights near 0 or 1).
+        data_format: "channels_last" or "channels_first" (default: the global setting).
+        seed: an int seed for the layer's `SeedGenerator`.
+        **kwargs: base `Layer` arguments.
+
+    Example:
+        >>> lamina.layers.MixUp(alpha=0.2, seed=0)(images, training=True)
+    """
+
+    def __init__(self, alpha: float = 0.2, data_format: str | None = None,
+                 seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not alpha > 0:
+            raise ValueError(
+                f"MixUp: argument `alpha` must be a positive number. Received: alpha={alpha!r}"
+            )
+        self.alpha = float(alpha)
+
+    def transform(self, images: Any, training: bool) -> Any:
+        batch = ops.shape(images)[0]
+        order = random.shuffle(ops.arange(batch, dtype="int32"), seed=self.seed_generator)
+        weight = random.beta((batch,), self.alpha, self.alpha, dtype="float32",
+                             seed=self.seed_generator)  # fmt: skip
+        w = ops.cast(ops.reshape(weight, (-1, 1, 1, 1)), images.dtype)
+        partner = ops.take(images, order, axis=0)
+        return ops.add(ops.multiply(w, images), ops.multiply(ops.subtract(1.0, w), partner))
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["alpha"] = self.alpha
+        return config
