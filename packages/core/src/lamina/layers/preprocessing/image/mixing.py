@@ -27,11 +27,12 @@ class MixUp(RandomImageAugmentation):
     def __init__(self, alpha: float = 0.2, data_format: str | None = None,
                  seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
         super().__init__(seed=seed, data_format=data_format, **kwargs)
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not alpha > 0:
+        value: Any = alpha
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value) > 0:
             raise ValueError(
                 f"MixUp: argument `alpha` must be a positive number. Received: alpha={alpha!r}"
             )
-        self.alpha = float(alpha)
+        self.alpha: float = float(value)
 
     def transform(self, images: Any, training: bool) -> Any:
         batch = ops.shape(images)[0]
