@@ -2,6 +2,7 @@
 
 from lamina.layers.preprocessing.category_encoding import CategoryEncoding as CategoryEncoding
 from lamina.layers.preprocessing.discretization import Discretization as Discretization
+from lamina.layers.preprocessing.hashing import Hashing as Hashing
 from lamina.layers.preprocessing.integer_lookup import IntegerLookup as IntegerLookup
 from lamina.layers.preprocessing.normalization import Normalization as Normalization
 from lamina.layers.preprocessing.rescaling import Rescaling as Rescaling
@@ -10,6 +11,7 @@ from lamina.layers.preprocessing.string_lookup import StringLookup as StringLook
 __all__ = [
     "CategoryEncoding",
     "Discretization",
+    "Hashing",
     "IntegerLookup",
     "Normalization",
     "Rescaling",

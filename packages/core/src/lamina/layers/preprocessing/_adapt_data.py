@@ -45,11 +45,15 @@ def _decode(array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return out.reshape(array.shape)
 
 
-def is_text(array: np.ndarray[Any, Any]) -> bool:
-    """Whether a `to_numpy` result holds strings."""
-    return array.dtype.kind in ("U", "S") or (
-        array.dtype.kind == "O" and array.size > 0 and isinstance(array.flat[0], str)
-    )
+def holds_text(x: Any) -> bool:
+    """Whether a layer input holds strings (then it must not become a backend tensor)."""
+    if isinstance(x, (str, bytes)):
+        return True
+    if isinstance(x, np.ndarray):
+        return x.dtype.kind in ("U", "S", "O")
+    if isinstance(x, (list, tuple)):
+        return any(holds_text(v) for v in x)
+    return getattr(getattr(x, "dtype", None), "name", "") == "string"
 
 
 def batches(layer: str, data: Any, steps: int | None = None) -> Iterator[np.ndarray[Any, Any]]:

@@ -15,7 +15,7 @@ import numpy as np
 
 from lamina import ops
 from lamina.layers.layer import Layer
-from lamina.layers.preprocessing._adapt_data import batches, to_numpy
+from lamina.layers.preprocessing._adapt_data import batches, holds_text, to_numpy
 from lamina.layers.preprocessing.category_encoding import encode_categories, encoded_shape
 from lamina.ops.symbolic import SymbolicTensor
 from lamina.saving.serialization import in_safe_mode
@@ -28,16 +28,6 @@ def index_dtype() -> str:
     from lamina.ops.dispatch import backend
 
     return str(backend().runtime.iteration_dtype())
-
-
-def _holds_text(x: Any) -> bool:
-    if isinstance(x, (str, bytes)):
-        return True
-    if isinstance(x, np.ndarray):
-        return x.dtype.kind in ("U", "S", "O")
-    if isinstance(x, (list, tuple)):
-        return any(_holds_text(v) for v in x)
-    return getattr(getattr(x, "dtype", None), "name", "") == "string"
 
 
 class IndexLookup(Layer):
@@ -216,7 +206,7 @@ class IndexLookup(Layer):
                 f"{type(self).__name__}.adapt: the layer was given a vocabulary (through "
                 "`vocabulary` or `set_vocabulary`); make it without one to adapt it."
             )
-        if isinstance(data, (list, tuple, np.ndarray)) or _holds_text(data) or ops.is_tensor(data):
+        if isinstance(data, (list, tuple, np.ndarray)) or holds_text(data) or ops.is_tensor(data):
             whole = to_numpy(data)
             data = [whole.reshape(-1, 1) if whole.ndim <= 1 else whole]
         counts: collections.Counter[Any] = collections.Counter()
@@ -248,7 +238,7 @@ class IndexLookup(Layer):
 
     def _convert_inputs(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """String inputs stay as they are (no backend tensor holds strings, except TF's)."""
-        if args and _holds_text(args[0]):
+        if args and holds_text(args[0]):
             return args
         return super()._convert_inputs(args)
 
