@@ -159,3 +159,11 @@ def test_archive_round_trip_keeps_vocabulary(tmp_path) -> None:
     loaded = lamina.saving.load_model(path)
     assert loaded.layers[-1].get_vocabulary() == ["", "[UNK]", "a", "b", "c"]
     assert loaded(x).tolist() == model(x).tolist()
+
+
+def test_several_oov_indices_use_farmhash_buckets() -> None:
+    # Buckets from tf.strings.to_hash_bucket_fast(["z", "q", "hello", "lamina"], 3).
+    layer = layers.StringLookup(vocabulary=VOCAB, num_oov_indices=3)
+    out = _np(layer(["z", "q", "hello", "lamina", "a"]))
+    np.testing.assert_array_equal(out, [1, 2, 1, 0, 3])
+    assert layer.get_vocabulary()[:4] == ["[UNK]", "[UNK]", "[UNK]", "a"]

@@ -17,6 +17,7 @@ from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import batches, holds_text, to_numpy
 from lamina.layers.preprocessing.category_encoding import encode_categories, encoded_shape
+from lamina.layers.preprocessing.farmhash import fingerprint64
 from lamina.ops.symbolic import SymbolicTensor
 from lamina.saving.serialization import in_safe_mode
 
@@ -270,7 +271,11 @@ class IndexLookup(Layer):
                         f"{type(self).__name__}: num_oov_indices=0 and the inputs hold terms "
                         f"outside the vocabulary: {sorted(set(values[oov].tolist()))[:5]}"
                     )
-                ids[oov] = self._oov_start
+                buckets = [
+                    fingerprint64(self._token(t).encode("utf-8")) % self.num_oov_indices
+                    for t in values[oov].tolist()
+                ]
+                ids[oov] = self._oov_start + np.asarray(buckets, "int64")
             return ops.convert_to_tensor(ids, "int32")
         x = ops.cast(inputs, "int32")
         keys = np.asarray(self._tokens, "int64")

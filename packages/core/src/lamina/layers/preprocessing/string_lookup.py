@@ -16,8 +16,8 @@ class StringLookup(IndexLookup):
 
     Args:
         max_tokens: the largest vocabulary `adapt` may learn, special tokens included.
-        num_oov_indices: how many indices out-of-vocabulary strings share (0 or 1; 0
-            makes them an error).
+        num_oov_indices: how many OOV indices; an OOV string goes to OOV index
+            ``Fingerprint64(string) % num_oov_indices`` (0 makes OOV strings an error).
         mask_token: a string meaning "padding", or None.
         oov_token: the string `invert` returns for OOV indices.
         vocabulary: a list or array of strings, or the path of a one-term-a-line file.
@@ -56,11 +56,6 @@ class StringLookup(IndexLookup):
             raise ValueError(
                 "StringLookup: argument `encoding` must be 'utf-8'. "
                 f"Received: encoding={encoding!r}"
-            )
-        if num_oov_indices > 1:
-            raise ValueError(
-                "StringLookup: argument `num_oov_indices` must be 0 or 1 (several OOV "
-                f"buckets need string hashing). Received: num_oov_indices={num_oov_indices!r}"
             )
         kwargs.pop("vocabulary_dtype", None)
         super().__init__(
