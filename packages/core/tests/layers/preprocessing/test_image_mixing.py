@@ -46,3 +46,34 @@ def test_outputs_are_blends_of_batch_pairs() -> None:
 def test_bad_alpha() -> None:
     with pytest.raises(ValueError, match="`alpha`"):
         layers.MixUp(alpha=0.0)
+
+
+def test_cutmix_contract() -> None:
+    check_layer(
+        layers.CutMix, {"factor": 0.8, "seed": 1}, input_shape=(2, 4, 5, 3),
+        expected_output_shape=(2, 4, 5, 3), expected_num_trainable_weights=0,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+def test_cutmix_pastes_one_rectangle_from_one_partner(data_format: str) -> None:
+    cf = data_format == "channels_first"
+    x = IMAGES.transpose(0, 3, 1, 2) if cf else IMAGES
+    out = _np(layers.CutMix(seed=5, data_format=data_format)(x))
+    out = out.transpose(0, 2, 3, 1) if cf else out
+    changed_any = False
+    for o, own in zip(out, IMAGES):
+        changed = (o != own).any(axis=-1)
+        if not changed.any():
+            continue
+        changed_any = True
+        rows, cols = np.nonzero(changed.any(axis=1))[0], np.nonzero(changed.any(axis=0))[0]
+        box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+        assert any(np.array_equal(o[box], z[box]) for z in IMAGES)
+        outside = np.ones_like(changed)
+        outside[box] = False
+        np.testing.assert_array_equal(o[outside], own[outside])
+    assert changed_any
+    np.testing.assert_array_equal(_np(layers.CutMix(seed=5)(IMAGES, training=False)), IMAGES)
+    config = layers.CutMix(0.5, seed=2).get_config()
+    assert layers.CutMix.from_config(config).get_config() == config

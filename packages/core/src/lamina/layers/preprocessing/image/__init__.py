@@ -22,6 +22,7 @@ from lamina.layers.preprocessing.image.intensity import (
     RandomPosterization as RandomPosterization,
 )
 from lamina.layers.preprocessing.image.intensity import Solarization as Solarization
+from lamina.layers.preprocessing.image.mixing import CutMix as CutMix
 from lamina.layers.preprocessing.image.mixing import MixUp as MixUp
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
@@ -29,6 +30,7 @@ from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
 __all__ = [
     "AutoContrast",
     "CenterCrop",
+    "CutMix",
     "MixUp",
     "RandomBrightness",
     "RandomContrast",

@@ -1,4 +1,4 @@
-"""`MixUp`: blend each image of a batch with another image of the same batch."""
+"""`MixUp` and `CutMix`: mix each image of a batch with another image of the same batch."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numbers
 from typing import Any
 
 from lamina import ops, random
-from lamina.layers.preprocessing.image._base import RandomImageAugmentation
+from lamina.layers.preprocessing.image._base import RandomImageAugmentation, factor_pair
 
 
 class MixUp(RandomImageAugmentation):
@@ -46,4 +46,61 @@ class MixUp(RandomImageAugmentation):
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
         config["alpha"] = self.alpha
+        return config
+
+
+class CutMix(RandomImageAugmentation):
+    """In training, paste into each image a box cut from another image of the batch (a
+    random permutation). Each box covers a fraction ``1 - w`` of the image's side lengths
+    squared, ``w ~ Beta(a, a)`` per image with ``a`` drawn per call from `factor`; its
+    position is uniform. The output is in the compute dtype; labels are not mixed.
+
+    Args:
+        factor: the Beta concentration's range, in [0, 1]: a number ``f`` draws from
+            ``[0, f]``, a pair from it.
+        seed: an int seed for the layer's `SeedGenerator`.
+        data_format: "channels_last" or "channels_first" (default: the global setting).
+        **kwargs: base `Layer` arguments.
+
+    Example:
+        >>> lamina.layers.CutMix(seed=0)(images, training=True)
+    """
+
+    def __init__(self, factor: Any = 1.0, seed: int | None = None,
+                 data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor_pair("CutMix", "factor", factor, (0.0, 1.0), symmetric=False)
+
+    def _box_mask(self, batch: Any, length: Any, ratio: Any, axis_shape: tuple[int, ...]) -> Any:
+        size = ops.multiply(ratio, ops.cast(length, "float32"))
+        start = ops.multiply(self.uniform(batch, 0.0, 1.0),
+                             ops.subtract(ops.cast(length, "float32"), size))  # fmt: skip
+        start = ops.reshape(start, (-1, 1, 1, 1))
+        end = ops.add(start, ops.reshape(size, (-1, 1, 1, 1)))
+        grid = ops.reshape(ops.arange(length, dtype="float32"), axis_shape)
+        return ops.logical_and(ops.greater_equal(grid, start), ops.less(grid, end))
+
+    def transform(self, images: Any, training: bool) -> Any:
+        rows, cols = self._spatial_axes()
+        shape = ops.shape(images)
+        batch = shape[0]
+        a = ops.add(self.uniform(1, *self.factor), 1e-6)
+        # Beta(a, a) as X / (X + Y) with X, Y ~ Gamma(a): `random.beta` of a traced float32
+        # concentration fails on TensorFlow, which samples its gammas in float64.
+        x = random.gamma((batch,), a[0], dtype="float32", seed=self.seed_generator)
+        y = random.gamma((batch,), a[0], dtype="float32", seed=self.seed_generator)
+        weight = ops.divide(x, ops.maximum(ops.add(x, y), 1e-12))
+        ratio = ops.sqrt(ops.clip(ops.subtract(1.0, weight), 0.0, 1.0))
+        row_shape = (1, -1, 1, 1) if rows == 1 else (1, 1, -1, 1)
+        col_shape = (1, 1, -1, 1) if cols == 2 else (1, 1, 1, -1)
+        inside = ops.logical_and(
+            self._box_mask(batch, shape[rows], ratio, row_shape),
+            self._box_mask(batch, shape[cols], ratio, col_shape),
+        )
+        order = random.shuffle(ops.arange(batch, dtype="int32"), seed=self.seed_generator)
+        return ops.where(inside, ops.take(images, order, axis=0), images)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config["factor"] = list(self.factor)
         return config
