@@ -60,7 +60,7 @@ def rearrange(tensor: Any, pattern: str, **axes_lengths: int) -> Any:
             sizes do not fit the input.
 
     Example:
-        >>> lamina.ops.rearrange(np.zeros((2, 6, 3)), "b (h w) c -> b h w c", h=2).shape
+        >>> tuple(lamina.ops.rearrange(np.zeros((2, 6, 3)), "b (h w) c -> b h w c", h=2).shape)
         (2, 2, 3, 3)
     """
     op = "rearrange"

@@ -21,7 +21,7 @@ class Concatenate(Merge):
         **kwargs: base `Layer` arguments.
 
     Example:
-        >>> lamina.layers.Concatenate()([np.ones((2, 3)), np.ones((2, 4))]).shape
+        >>> tuple(lamina.layers.Concatenate()([np.ones((2, 3)), np.ones((2, 4))]).shape)
         (2, 7)
     """
 

@@ -21,7 +21,7 @@ class Flatten(Layer):
         **kwargs: base `Layer` arguments.
 
     Example:
-        >>> lamina.layers.Flatten()(np.zeros((2, 3, 4))).shape
+        >>> tuple(lamina.layers.Flatten()(np.zeros((2, 3, 4))).shape)
         (2, 12)
     """
 

@@ -31,7 +31,7 @@ class Reshape(_ShapeOnly):
         **kwargs: base `Layer` arguments.
 
     Example:
-        >>> lamina.layers.Reshape((3, -1))(np.zeros((2, 12))).shape
+        >>> tuple(lamina.layers.Reshape((3, -1))(np.zeros((2, 12))).shape)
         (2, 3, 4)
     """
 
@@ -99,7 +99,7 @@ class Permute(_ShapeOnly):
         **kwargs: base `Layer` arguments.
 
     Example:
-        >>> lamina.layers.Permute((2, 1))(np.zeros((4, 10, 64))).shape
+        >>> tuple(lamina.layers.Permute((2, 1))(np.zeros((4, 10, 64))).shape)
         (4, 64, 10)
     """
 
