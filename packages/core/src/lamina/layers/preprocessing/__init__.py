@@ -7,6 +7,7 @@ from lamina.layers.preprocessing.integer_lookup import IntegerLookup as IntegerL
 from lamina.layers.preprocessing.normalization import Normalization as Normalization
 from lamina.layers.preprocessing.rescaling import Rescaling as Rescaling
 from lamina.layers.preprocessing.string_lookup import StringLookup as StringLookup
+from lamina.layers.preprocessing.text_vectorization import TextVectorization as TextVectorization
 
 __all__ = [
     "CategoryEncoding",
@@ -16,4 +17,5 @@ __all__ = [
     "Normalization",
     "Rescaling",
     "StringLookup",
+    "TextVectorization",
 ]
