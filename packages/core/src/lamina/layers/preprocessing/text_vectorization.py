@@ -83,7 +83,7 @@ class TextVectorization(Layer):
     Example:
         >>> layer = lamina.layers.TextVectorization(output_sequence_length=4)
         >>> layer.adapt(["The cat sat.", "the dog"])
-        >>> layer(["the cat, the dog!"])  # [[2, 3, 2, 4]]
+        >>> layer(["the cat, the dog!"])  # [[2, 5, 2, 4]] ("the" is 2, "cat" 5, "dog" 4)
     """
 
     def __init__(
