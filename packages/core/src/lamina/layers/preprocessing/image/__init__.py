@@ -8,6 +8,7 @@ Keras 3; `fit` passes it, `predict` and `evaluate` do not) and draw from the lay
 from lamina.layers.preprocessing.image.affine import RandomRotation as RandomRotation
 from lamina.layers.preprocessing.image.affine import RandomTranslation as RandomTranslation
 from lamina.layers.preprocessing.image.affine import RandomZoom as RandomZoom
+from lamina.layers.preprocessing.image.blur import RandomGaussianBlur as RandomGaussianBlur
 from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBrightness
 from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
 from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
@@ -36,6 +37,7 @@ __all__ = [
     "RandomContrast",
     "RandomCrop",
     "RandomFlip",
+    "RandomGaussianBlur",
     "RandomGrayscale",
     "RandomHue",
     "RandomInvert",
