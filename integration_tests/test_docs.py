@@ -123,15 +123,6 @@ NOT_YET: dict[str, str] = {
             # needs a backend that trains)
             "lamina.wrappers.SKLearnClassifier", "lamina.wrappers.SKLearnRegressor",
             "lamina.wrappers.SKLearnTransformer",
-            # image preprocessing layers: `images` is never defined
-            "lamina.layers.AutoContrast", "lamina.layers.CutMix", "lamina.layers.MixUp",
-            "lamina.layers.RandomBrightness",
-            "lamina.layers.RandomContrast", "lamina.layers.RandomCrop", "lamina.layers.RandomFlip",
-            "lamina.layers.RandomGrayscale", "lamina.layers.RandomHue",
-            "lamina.layers.RandomInvert", "lamina.layers.RandomPosterization",
-            "lamina.layers.RandomRotation", "lamina.layers.RandomSaturation",
-            "lamina.layers.RandomSharpness", "lamina.layers.RandomTranslation",
-            "lamina.layers.RandomZoom", "lamina.layers.Rescaling", "lamina.layers.Solarization",
         ],
         ILLUSTRATION,
     ),

@@ -37,6 +37,7 @@ class Rescaling(Layer):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.Rescaling(1 / 127.5, offset=-1)(images)  # [0, 255] -> [-1, 1]
     """
 

@@ -75,6 +75,7 @@ class RandomRotation(_RandomAffine):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomRotation(0.1, seed=0)(images, training=True)
     """
 
@@ -120,6 +121,7 @@ class RandomZoom(_RandomAffine):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomZoom(0.2, seed=0)(images, training=True)
     """
 
@@ -167,6 +169,7 @@ class RandomTranslation(_RandomAffine):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomTranslation(0.1, 0.1, seed=0)(images, training=True)
     """
 

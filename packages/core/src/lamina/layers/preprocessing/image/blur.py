@@ -41,6 +41,7 @@ class RandomGaussianBlur(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomGaussianBlur(0.5, sigma=(0.5, 1.5), seed=0)(images)
     """
 

@@ -29,6 +29,7 @@ class RandomContrast(RandomImageAugmentation):
         **kwargs: base `Layer` arguments (and `data_format`).
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomContrast(0.2, seed=0)(images, training=True)
     """
 
@@ -64,6 +65,7 @@ class RandomBrightness(RandomImageAugmentation):
         **kwargs: base `Layer` arguments (and `data_format`).
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomBrightness(0.1, value_range=(0, 1))(images, training=True)
     """
 

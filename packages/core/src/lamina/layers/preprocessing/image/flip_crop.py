@@ -25,6 +25,7 @@ class RandomFlip(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomFlip("horizontal", seed=1)(images, training=True)
     """
 
@@ -65,6 +66,7 @@ class RandomCrop(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomCrop(24, 24, seed=0)(images, training=True)
     """
 

@@ -65,6 +65,7 @@ class RandomSaturation(_HsvAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomSaturation((0.3, 0.7), seed=0)(images, training=True)
     """
 
@@ -88,6 +89,7 @@ class RandomHue(_HsvAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomHue(0.2, value_range=(0, 1), seed=0)(images, training=True)
     """
 
@@ -113,6 +115,7 @@ class RandomSharpness(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomSharpness((0.6, 0.9), seed=0)(images, training=True)
     """
 

@@ -49,6 +49,7 @@ class RandomGrayscale(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomGrayscale(0.2, seed=0)(images, training=True)
     """
 
@@ -81,6 +82,7 @@ class RandomInvert(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomInvert(0.5, value_range=(0, 1))(images, training=True)
     """
 
@@ -120,6 +122,7 @@ class Solarization(RandomImageAugmentation):
         **kwargs: base `Layer` arguments (and `data_format`).
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.Solarization(threshold_factor=(0.5, 0.5))(images, training=True)
     """
 
@@ -171,6 +174,7 @@ class RandomPosterization(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomPosterization(4, seed=0)(images, training=True)
     """
 
@@ -211,6 +215,7 @@ class AutoContrast(ImagePreprocessingLayer):
         **kwargs: base `Layer` arguments (and `data_format`).
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.AutoContrast(value_range=(0, 1))(images)
     """
 

@@ -21,6 +21,7 @@ class MixUp(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.MixUp(alpha=0.2, seed=0)(images, training=True)
     """
 
@@ -63,6 +64,7 @@ class CutMix(RandomImageAugmentation):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.CutMix(seed=0)(images, training=True)
     """
 
