@@ -4,8 +4,7 @@ A functional model can call ops directly on symbolic tensors (``ops.add(x, 1.0)`
 Keras 3 files record such calls as graph nodes. Loading resolves those names through this
 catalog only: the op classes defined under ``lamina.ops`` whose name is a public op
 function (``__all__`` of ``lamina.ops.numpy``, ``nn``, ``linalg``, ``math``, ``image``,
-``core``). Control-flow ops are left out: they
-take functions, and a file cannot hold one.
+``core``). Control-flow ops are left out: they take functions, and a file cannot hold one.
 """
 
 from __future__ import annotations
