@@ -16,11 +16,15 @@ from dispatch_overhead import bench_dispatch_overhead
 from import_cost import bench_import_cost
 from saving import bench_saving
 from training_speed import bench_training_speed
+from training_speed_attention import bench_training_speed_attention
+from training_speed_recurrent import bench_training_speed_recurrent
 
 BENCHMARKS = {
     "import": bench_import_cost,
     "dispatch": bench_dispatch_overhead,
     "training": bench_training_speed,
+    "training_recurrent": bench_training_speed_recurrent,
+    "training_attention": bench_training_speed_attention,
     "saving": bench_saving,
 }
 
