@@ -1,8 +1,9 @@
 """Save on one backend, load on every other: the full source x target matrix.
 
 For each installed source backend a fresh interpreter (LAMINA_BACKEND=<source>) builds a
-small CNN + Dense functional model with a fixed seed, saves it as ``.lamina`` and saves
-its outputs on a fixed input. For each installed target backend another fresh
+functional model with a fixed seed (a small CNN, a masked bidirectional LSTM and a GRU over
+token ids, causal multi-head attention, merged into a Dense head), saves it as ``.lamina``
+and saves its outputs on fixed inputs. For each installed target backend another fresh
 interpreter loads the archive and must reproduce those outputs within 1e-6.
 
 A backend counts as installed when its framework and its Lamina backend package import
@@ -32,18 +33,31 @@ import lamina
 from lamina import layers
 
 lamina.utils.set_random_seed(1234)
-inputs = lamina.Input((8, 8, 2), name="image")
-x = layers.Conv2D(4, 3, padding="same", activation="relu", name="conv")(inputs)
+image = lamina.Input((8, 8, 2), name="image")
+x = layers.Conv2D(4, 3, padding="same", activation="relu", name="conv")(image)
 x = layers.MaxPooling2D(2, name="pool")(x)
 x = layers.Conv2D(3, 3, activation="tanh", name="conv2")(x)
 x = layers.Flatten(name="flat")(x)
+tokens = lamina.Input((7,), dtype="int32", name="tokens")
+embedded = layers.Embedding(20, 6, mask_zero=True, name="embed")(tokens)
+seq = layers.Bidirectional(layers.LSTM(5, return_sequences=True), name="bilstm")(embedded)
+seq = layers.GRU(4, name="gru")(seq)
+att = layers.MultiHeadAttention(2, 3, name="mha")(embedded, embedded, use_causal_mask=True)
+att = layers.GlobalAveragePooling1D(name="att_pool")(att)
+x = layers.Concatenate(name="merge")([x, seq, att])
 x = layers.Dense(6, activation="relu", name="hidden")(x)
 outputs = layers.Dense(3, name="logits")(x)
-model = lamina.Model(inputs, outputs, name="cnn")
-image = np.random.default_rng(0).uniform(-1, 1, size=(4, 8, 8, 2)).astype("float32")
+model = lamina.Model([image, tokens], outputs, name="cnn_rnn_attention")
+rng = np.random.default_rng(0)
+inputs = {
+    "image": rng.uniform(-1, 1, size=(4, 8, 8, 2)).astype("float32"),
+    # right-padded token rows of different lengths (0 is the masked padding id)
+    "tokens": np.array([[3, 5, 7, 0, 0, 0, 0], [1, 2, 3, 4, 5, 6, 7],
+                        [9, 0, 0, 0, 0, 0, 0], [4, 4, 8, 19, 2, 0, 0]], dtype="int32"),
+}
 model.save(sys.argv[1])
-np.save(sys.argv[2], lamina.ops.convert_to_numpy(model(image)))
-np.save(sys.argv[3], image)
+np.save(sys.argv[2], lamina.ops.convert_to_numpy(model([inputs["image"], inputs["tokens"]])))
+np.savez(sys.argv[3], **inputs)
 print("saved on", lamina.backend.backend())
 """
 
@@ -53,7 +67,8 @@ import numpy as np
 import lamina
 
 model = lamina.saving.load_model(sys.argv[1])
-out = lamina.ops.convert_to_numpy(model(np.load(sys.argv[2])))
+inputs = np.load(sys.argv[2])
+out = lamina.ops.convert_to_numpy(model([inputs["image"], inputs["tokens"]]))
 np.save(sys.argv[3], out)
 print("loaded on", lamina.backend.backend())
 """
@@ -96,7 +111,7 @@ def saved(tmp_path_factory):
         if not _installed(source):
             continue
         archive = folder / f"from_{source}.lamina"
-        expected, image = folder / f"from_{source}_out.npy", folder / f"from_{source}_in.npy"
+        expected, image = folder / f"from_{source}_out.npy", folder / f"from_{source}_in.npz"
         _run(source, SAVE, str(archive), str(expected), str(image))
         out[source] = (archive, expected, image)
     return out
