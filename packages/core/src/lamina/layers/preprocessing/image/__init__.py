@@ -6,6 +6,7 @@ Keras 3; `fit` passes it, `predict` and `evaluate` do not) and draw from the lay
 """
 
 from lamina.layers.preprocessing.image.affine import RandomRotation as RandomRotation
+from lamina.layers.preprocessing.image.affine import RandomShear as RandomShear
 from lamina.layers.preprocessing.image.affine import RandomTranslation as RandomTranslation
 from lamina.layers.preprocessing.image.affine import RandomZoom as RandomZoom
 from lamina.layers.preprocessing.image.blur import RandomGaussianBlur as RandomGaussianBlur
@@ -45,6 +46,7 @@ __all__ = [
     "RandomRotation",
     "RandomSaturation",
     "RandomSharpness",
+    "RandomShear",
     "RandomTranslation",
     "RandomZoom",
     "Resizing",

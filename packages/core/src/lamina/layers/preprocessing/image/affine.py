@@ -197,3 +197,54 @@ class RandomTranslation(_RandomAffine):
             {"height_factor": list(self.height_factor), "width_factor": list(self.width_factor)}
         )
         return config
+
+
+class RandomShear(_RandomAffine):
+    """Shear each image about its centre by random amounts in training: output pixel
+    ``(x, y)`` samples the input at ``(x + sx (y - cy), y + sy (x - cx))``, with ``sx`` and
+    ``sy`` drawn per image from the factors and each given a random sign.
+
+    Args:
+        x_factor: the horizontal shear as a fraction of the image: ``f`` draws from
+            ``[0, f]``, a pair from it; within [0, 1] (0.3 moves pixels up to 30% across).
+        y_factor: the same for the vertical shear.
+        interpolation: "nearest" or "bilinear".
+        fill_mode: constant, nearest, wrap, mirror or reflect.
+        fill_value: the value outside when `fill_mode` is "constant".
+        data_format: "channels_last" or "channels_first" (default: the global setting).
+        seed: an int seed for the layer's `SeedGenerator`.
+        **kwargs: base `Layer` arguments.
+
+    Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
+        >>> tuple(lamina.layers.RandomShear(0.2, 0.1, seed=0)(images).shape)
+        (2, 8, 8, 3)
+    """
+
+    def __init__(self, x_factor: Any = 0.0, y_factor: Any = 0.0,
+                 interpolation: str = "bilinear", fill_mode: str = "reflect",
+                 fill_value: float = 0.0, data_format: str | None = None,
+                 seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.x_factor = factor_pair("RandomShear", "x_factor", x_factor, (0.0, 1.0), False)
+        self.y_factor = factor_pair("RandomShear", "y_factor", y_factor, (0.0, 1.0), False)
+
+    def _signed(self, batch: Any, factor: tuple[float, float]) -> Any:
+        sign = ops.where(ops.less(self.uniform(batch, 0.0, 1.0), 0.5), -1.0, 1.0)
+        return ops.multiply(self.uniform(batch, *factor), sign)
+
+    def _matrix(self, batch: Any, h: Any, w: Any) -> list[Any]:
+        sx = self._signed(batch, self.x_factor)
+        sy = self._signed(batch, self.y_factor)
+        cx = ops.divide(ops.subtract(w, 1.0), 2.0)
+        cy = ops.divide(ops.subtract(h, 1.0), 2.0)
+        one = ops.ones_like(sx)
+        zero = ops.zeros_like(sx)
+        x_off = ops.negative(ops.multiply(sx, cy))
+        y_off = ops.negative(ops.multiply(sy, cx))
+        return [one, sx, x_off, sy, one, y_off, zero, zero]
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update({"x_factor": list(self.x_factor), "y_factor": list(self.y_factor)})
+        return config
