@@ -1,7 +1,8 @@
-"""Preprocessing layers: Rescaling and Normalization (with `adapt`)."""
+"""Preprocessing layers: numeric, text and categorical (image ones live in `image/`)."""
 
 from lamina.layers.preprocessing.category_encoding import CategoryEncoding as CategoryEncoding
 from lamina.layers.preprocessing.discretization import Discretization as Discretization
+from lamina.layers.preprocessing.hashed_crossing import HashedCrossing as HashedCrossing
 from lamina.layers.preprocessing.hashing import Hashing as Hashing
 from lamina.layers.preprocessing.integer_lookup import IntegerLookup as IntegerLookup
 from lamina.layers.preprocessing.normalization import Normalization as Normalization
@@ -12,6 +13,7 @@ from lamina.layers.preprocessing.text_vectorization import TextVectorization as 
 __all__ = [
     "CategoryEncoding",
     "Discretization",
+    "HashedCrossing",
     "Hashing",
     "IntegerLookup",
     "Normalization",

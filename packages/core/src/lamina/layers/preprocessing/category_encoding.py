@@ -10,6 +10,22 @@ from lamina.layers.layer import Layer
 _MODES = ("one_hot", "multi_hot", "count")
 
 
+def check_mode_and_dense(
+    layer: str, output_mode: str, modes: tuple[str, ...], sparse: bool
+) -> None:
+    """The `output_mode` and `sparse` checks the categorical layers share."""
+    if output_mode not in modes:
+        raise ValueError(
+            f"{layer}: argument `output_mode` must be one of {modes}. "
+            f"Received: output_mode={output_mode!r}"
+        )
+    if sparse:
+        raise ValueError(
+            f"{layer}: argument `sparse` must be False (no sparse outputs). "
+            f"Received: sparse={sparse!r}"
+        )
+
+
 def encode_categories(
     inputs: Any, output_mode: str, depth: int, dtype: Any, count_weights: Any = None
 ) -> Any:
@@ -73,21 +89,12 @@ class CategoryEncoding(Layer):
         super().__init__(**kwargs)
         if output_mode == "binary":
             output_mode = "multi_hot"
-        if output_mode not in _MODES:
-            raise ValueError(
-                f"CategoryEncoding: argument `output_mode` must be one of {_MODES}. "
-                f"Received: output_mode={output_mode!r}"
-            )
         if num_tokens is None or isinstance(num_tokens, bool) or int(num_tokens) < 1:
             raise ValueError(
                 "CategoryEncoding: argument `num_tokens` must be an integer >= 1 (use "
                 f"IntegerLookup when it is unknown). Received: num_tokens={num_tokens!r}"
             )
-        if sparse:
-            raise ValueError(
-                "CategoryEncoding: argument `sparse` must be False (no sparse outputs). "
-                f"Received: sparse={sparse!r}"
-            )
+        check_mode_and_dense("CategoryEncoding", output_mode, _MODES, sparse)
         self.num_tokens = int(num_tokens)
         self.output_mode = output_mode
         self.sparse = False

@@ -9,7 +9,11 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import holds_text, to_numpy
-from lamina.layers.preprocessing.category_encoding import encode_categories, encoded_shape
+from lamina.layers.preprocessing.category_encoding import (
+    check_mode_and_dense,
+    encode_categories,
+    encoded_shape,
+)
 from lamina.layers.preprocessing.farmhash import fingerprint64, siphash24
 from lamina.layers.preprocessing.index_lookup import index_dtype
 from lamina.ops.symbolic import SymbolicTensor
@@ -62,16 +66,7 @@ class Hashing(Layer):
                 "Hashing: argument `num_bins` must be an integer > 0. "
                 f"Received: num_bins={num_bins!r}"
             )
-        if output_mode not in _MODES:
-            raise ValueError(
-                f"Hashing: argument `output_mode` must be one of {_MODES}. "
-                f"Received: output_mode={output_mode!r}"
-            )
-        if sparse:
-            raise ValueError(
-                "Hashing: argument `sparse` must be False (no sparse outputs). "
-                f"Received: sparse={sparse!r}"
-            )
+        check_mode_and_dense("Hashing", output_mode, _MODES, sparse)
         if salt is not None:
             if isinstance(salt, int) and not isinstance(salt, bool):
                 salt = [salt, salt]
