@@ -151,6 +151,10 @@ def keras(session: nox.Session) -> None:
                 env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"})
     session.run("pytest", f"{tests}/test_keras_files.py", *session.posargs,
                 env={"LAMINA_BACKEND": "numpy", "KERAS_BACKEND": "jax"})
+    # The user program that hands `.keras` files to Keras 3 and back (it needs `keras`,
+    # which only this venv has; the integration session skips it).
+    session.run("pytest", "integration_tests/test_programs.py", "-k", "keras_files_interop",
+                *session.posargs)
 
 
 @nox.session(default=False)
