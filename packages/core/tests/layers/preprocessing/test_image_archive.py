@@ -12,6 +12,10 @@ from lamina import layers, ops
 
 CASES = [
     (layers.RandomShear, {"x_factor": 0.2, "y_factor": 0.1, "seed": 1}, (8, 8, 3)),
+    (layers.RandomErasing, {"factor": 0.5, "fill_value": 0.0, "seed": 1}, (8, 8, 3)),
+    (layers.RandomColorJitter, {"brightness_factor": 0.1, "hue_factor": 0.1}, (8, 8, 3)),
+    (layers.RandomColorDegeneration, {"factor": 0.5, "seed": 1}, (8, 8, 3)),
+    (layers.Pipeline, {"layers": [layers.RandomFlip(), layers.Resizing(4, 4)]}, (8, 8, 3)),
 ]
 
 

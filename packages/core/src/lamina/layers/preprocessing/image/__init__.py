@@ -12,8 +12,10 @@ from lamina.layers.preprocessing.image.affine import RandomZoom as RandomZoom
 from lamina.layers.preprocessing.image.blur import RandomGaussianBlur as RandomGaussianBlur
 from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBrightness
 from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
+from lamina.layers.preprocessing.image.erasing import RandomErasing as RandomErasing
 from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
 from lamina.layers.preprocessing.image.flip_crop import RandomFlip as RandomFlip
+from lamina.layers.preprocessing.image.histogram import Equalization as Equalization
 from lamina.layers.preprocessing.image.hsv import RandomHue as RandomHue
 from lamina.layers.preprocessing.image.hsv import RandomSaturation as RandomSaturation
 from lamina.layers.preprocessing.image.hsv import RandomSharpness as RandomSharpness
@@ -24,8 +26,13 @@ from lamina.layers.preprocessing.image.intensity import (
     RandomPosterization as RandomPosterization,
 )
 from lamina.layers.preprocessing.image.intensity import Solarization as Solarization
+from lamina.layers.preprocessing.image.jitter import (
+    RandomColorDegeneration as RandomColorDegeneration,
+)
+from lamina.layers.preprocessing.image.jitter import RandomColorJitter as RandomColorJitter
 from lamina.layers.preprocessing.image.mixing import CutMix as CutMix
 from lamina.layers.preprocessing.image.mixing import MixUp as MixUp
+from lamina.layers.preprocessing.image.pipeline import Pipeline as Pipeline
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
 
@@ -33,10 +40,15 @@ __all__ = [
     "AutoContrast",
     "CenterCrop",
     "CutMix",
+    "Equalization",
     "MixUp",
+    "Pipeline",
     "RandomBrightness",
+    "RandomColorDegeneration",
+    "RandomColorJitter",
     "RandomContrast",
     "RandomCrop",
+    "RandomErasing",
     "RandomFlip",
     "RandomGaussianBlur",
     "RandomGrayscale",

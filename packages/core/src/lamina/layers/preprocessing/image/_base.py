@@ -39,6 +39,24 @@ def factor_pair(
     raise ValueError(message)
 
 
+def probability_pair(layer: str, value: Any) -> tuple[float, float]:
+    """A probability `factor`: a number ``p`` in [0, 1] gives ``(p, p)``, a pair is the
+    range a probability is drawn from per image."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        p = factor_pair(layer, "factor", value, (0.0, 1.0), symmetric=False)[1]
+        return (p, p)
+    return factor_pair(layer, "factor", value, (0.0, 1.0))
+
+
+def span_mask(start: Any, size: Any, length: Any, axis_shape: tuple[int, ...]) -> Any:
+    """Per image, the positions ``[start, start + size)`` of an axis of `length` as a
+    boolean tensor of `axis_shape` (``start`` and ``size`` are ``(batch,)`` floats)."""
+    start = ops.reshape(start, (-1, 1, 1, 1))
+    end = ops.add(start, ops.reshape(size, (-1, 1, 1, 1)))
+    grid = ops.reshape(ops.arange(length, dtype="float32"), axis_shape)
+    return ops.logical_and(ops.greater_equal(grid, start), ops.less(grid, end))
+
+
 def value_range_pair(layer: str, value: Any) -> tuple[float, float]:
     """`value_range` as ``(low, high)`` with ``low < high``."""
     if (
@@ -152,6 +170,29 @@ class RandomImageAugmentation(ImagePreprocessingLayer):
         """One draw per image in ``[lower, upper)``, shape ``(batch,)`` (a float32 tensor)."""
         u = random.uniform((batch,), 0.0, 1.0, dtype="float32", seed=self.seed_generator)
         return ops.add(ops.multiply(u, upper - lower), lower)
+
+    def applies(self, batch: Any, probability: tuple[float, float]) -> Any:
+        """Per image, whether to apply: a probability drawn from `probability`, then a
+        coin with it; shape ``(batch, 1, 1, 1)``."""
+        chance = self.uniform(batch, *probability)
+        return ops.reshape(ops.less(self.uniform(batch, 0.0, 1.0), chance), (-1, 1, 1, 1))
+
+    def box(self, images: Any, scale: tuple[Any, Any]) -> Any:
+        """A random box per image, with sides ``scale[0]`` and ``scale[1]`` (``(batch,)``
+        fractions of the height and width) at a uniform position: a boolean mask
+        broadcastable to `images`."""
+        rows, cols = self._spatial_axes()
+        shape = ops.shape(images)
+        masks = []
+        for axis, ratio, axis_shape in (
+            (rows, scale[0], (1, -1, 1, 1) if rows == 1 else (1, 1, -1, 1)),
+            (cols, scale[1], (1, 1, -1, 1) if cols == 2 else (1, 1, 1, -1)),
+        ):
+            length = ops.cast(shape[axis], "float32")
+            size = ops.multiply(ratio, length)
+            start = ops.multiply(self.uniform(shape[0], 0.0, 1.0), ops.subtract(length, size))
+            masks.append(span_mask(start, size, shape[axis], axis_shape))
+        return ops.logical_and(masks[0], masks[1])
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

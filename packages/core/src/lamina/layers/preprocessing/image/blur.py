@@ -9,6 +9,7 @@ from lamina import ops
 from lamina.layers.preprocessing.image._base import (
     RandomImageAugmentation,
     factor_pair,
+    probability_pair,
     value_range_pair,
 )
 
@@ -49,11 +50,7 @@ class RandomGaussianBlur(RandomImageAugmentation):
                  value_range: Any = (0, 255), data_format: str | None = None,
                  seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
         super().__init__(seed=seed, data_format=data_format, **kwargs)
-        if isinstance(factor, numbers.Real) and not isinstance(factor, bool):
-            p = factor_pair("RandomGaussianBlur", "factor", factor, (0.0, 1.0), False)[1]
-            self.factor = (p, p)
-        else:
-            self.factor = factor_pair("RandomGaussianBlur", "factor", factor, (0.0, 1.0))
+        self.factor = probability_pair("RandomGaussianBlur", factor)
         self.kernel_size = _odd_pair(kernel_size)
         self.sigma = factor_pair(
             "RandomGaussianBlur", "sigma", sigma, (0.0, float("inf")), symmetric=False
@@ -89,9 +86,7 @@ class RandomGaussianBlur(RandomImageAugmentation):
         blurred = self._blur_axis(images, cols, self.kernel_size[0], sigma)
         blurred = self._blur_axis(blurred, rows, self.kernel_size[1], sigma)
         blurred = ops.clip(blurred, self.value_range[0], self.value_range[1])
-        probability = self.uniform(batch, *self.factor)
-        apply = ops.less(self.uniform(batch, 0.0, 1.0), probability)
-        return ops.where(ops.reshape(apply, (-1, 1, 1, 1)), blurred, images)
+        return ops.where(self.applies(batch, self.factor), blurred, images)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

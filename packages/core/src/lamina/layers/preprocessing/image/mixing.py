@@ -73,19 +73,8 @@ class CutMix(RandomImageAugmentation):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = factor_pair("CutMix", "factor", factor, (0.0, 1.0), symmetric=False)
 
-    def _box_mask(self, batch: Any, length: Any, ratio: Any, axis_shape: tuple[int, ...]) -> Any:
-        size = ops.multiply(ratio, ops.cast(length, "float32"))
-        start = ops.multiply(self.uniform(batch, 0.0, 1.0),
-                             ops.subtract(ops.cast(length, "float32"), size))  # fmt: skip
-        start = ops.reshape(start, (-1, 1, 1, 1))
-        end = ops.add(start, ops.reshape(size, (-1, 1, 1, 1)))
-        grid = ops.reshape(ops.arange(length, dtype="float32"), axis_shape)
-        return ops.logical_and(ops.greater_equal(grid, start), ops.less(grid, end))
-
     def transform(self, images: Any, training: bool) -> Any:
-        rows, cols = self._spatial_axes()
-        shape = ops.shape(images)
-        batch = shape[0]
+        batch = ops.shape(images)[0]
         a = ops.add(self.uniform(1, *self.factor), 1e-6)
         # Beta(a, a) as X / (X + Y) with X, Y ~ Gamma(a): `random.beta` of a traced float32
         # concentration fails on TensorFlow, which samples its gammas in float64.
@@ -93,12 +82,7 @@ class CutMix(RandomImageAugmentation):
         y = random.gamma((batch,), a[0], dtype="float32", seed=self.seed_generator)
         weight = ops.divide(x, ops.maximum(ops.add(x, y), 1e-12))
         ratio = ops.sqrt(ops.clip(ops.subtract(1.0, weight), 0.0, 1.0))
-        row_shape = (1, -1, 1, 1) if rows == 1 else (1, 1, -1, 1)
-        col_shape = (1, 1, -1, 1) if cols == 2 else (1, 1, 1, -1)
-        inside = ops.logical_and(
-            self._box_mask(batch, shape[rows], ratio, row_shape),
-            self._box_mask(batch, shape[cols], ratio, col_shape),
-        )
+        inside = self.box(images, (ratio, ratio))
         order = random.shuffle(ops.arange(batch, dtype="int32"), seed=self.seed_generator)
         return ops.where(inside, ops.take(images, order, axis=0), images)
 
