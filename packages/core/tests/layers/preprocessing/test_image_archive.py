@@ -15,6 +15,8 @@ CASES = [
     (layers.RandomErasing, {"factor": 0.5, "fill_value": 0.0, "seed": 1}, (8, 8, 3)),
     (layers.RandomColorJitter, {"brightness_factor": 0.1, "hue_factor": 0.1}, (8, 8, 3)),
     (layers.RandomColorDegeneration, {"factor": 0.5, "seed": 1}, (8, 8, 3)),
+    (layers.Equalization, {"bins": 64}, (8, 8, 3)),
+    (layers.RandomPerspective, {"scale": 0.3, "seed": 1}, (8, 8, 3)),
     (layers.Pipeline, {"layers": [layers.RandomFlip(), layers.Resizing(4, 4)]}, (8, 8, 3)),
 ]
 

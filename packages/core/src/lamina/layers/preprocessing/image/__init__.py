@@ -35,6 +35,7 @@ from lamina.layers.preprocessing.image.mixing import MixUp as MixUp
 from lamina.layers.preprocessing.image.pipeline import Pipeline as Pipeline
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
+from lamina.layers.preprocessing.image.warp import RandomPerspective as RandomPerspective
 
 __all__ = [
     "AutoContrast",
@@ -54,6 +55,7 @@ __all__ = [
     "RandomGrayscale",
     "RandomHue",
     "RandomInvert",
+    "RandomPerspective",
     "RandomPosterization",
     "RandomRotation",
     "RandomSaturation",
