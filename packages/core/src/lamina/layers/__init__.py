@@ -12,6 +12,7 @@ import lamina.layers.merging as _merging
 import lamina.layers.normalization as _normalization
 import lamina.layers.pooling as _pooling
 import lamina.layers.preprocessing as _preprocessing
+import lamina.layers.preprocessing.audio as _audio_preprocessing
 import lamina.layers.preprocessing.image as _image_preprocessing
 import lamina.layers.regularization as _regularization
 import lamina.layers.reshaping as _reshaping
@@ -30,6 +31,7 @@ from lamina.layers.merging import *
 from lamina.layers.normalization import *
 from lamina.layers.pooling import *
 from lamina.layers.preprocessing import *
+from lamina.layers.preprocessing.audio import *
 from lamina.layers.preprocessing.image import *
 from lamina.layers.regularization import *
 from lamina.layers.reshaping import *
@@ -46,6 +48,7 @@ __all__ += _merging.__all__
 __all__ += _normalization.__all__
 __all__ += _pooling.__all__
 __all__ += _preprocessing.__all__
+__all__ += _audio_preprocessing.__all__
 __all__ += _image_preprocessing.__all__
 __all__ += _regularization.__all__
 __all__ += _reshaping.__all__

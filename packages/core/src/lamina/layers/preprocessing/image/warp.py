@@ -10,7 +10,6 @@ from lamina.layers.preprocessing.image._base import (
     factor_pair,
     one_of,
     probability_pair,
-    value_range_pair,
 )
 
 _INTERPOLATIONS = ("nearest", "bilinear")
