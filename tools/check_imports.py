@@ -24,6 +24,7 @@ PUBLIC = frozenset(
         "lamina",
         "lamina.backend",
         "lamina.backend.kit",
+        "lamina.distribution",
         "lamina.layers",
         "lamina.metrics",
         "lamina.models",

@@ -1,7 +1,19 @@
 """The jax backend for Lamina: JAX on XLA, pure functions, jit-compiled steps."""
 
 from lamina.backend.kit import Backend, Capability, ModuleBackend
-from lamina_jax import control_flow, core, fused, image, linalg, math, nn, numpy, random, runtime
+from lamina_jax import (
+    control_flow,
+    core,
+    distribution,
+    fused,
+    image,
+    linalg,
+    math,
+    nn,
+    numpy,
+    random,
+    runtime,
+)
 from lamina_jax._version import __version__ as __version__
 from lamina_jax.layer import JaxLayerMixin
 from lamina_jax.trainer import JaxTrainer
@@ -25,6 +37,7 @@ backend: Backend = ModuleBackend(
     layer_mixin=JaxLayerMixin,
     trainer_mixin=JaxTrainer,
     fused=fused,
+    distribution=distribution,
 )
 
 __all__ = ["__version__", "backend"]

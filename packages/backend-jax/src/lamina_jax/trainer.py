@@ -25,6 +25,7 @@ from lamina.backend.kit import (
     track_loss,
     unpack_x_y_sample_weight,
 )
+from lamina_jax import distribution
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
 EvalState = tuple[list[Any], list[Any], list[Any]]
@@ -38,6 +39,10 @@ class JaxTrainer:
 
     def _default_jit_compile(self) -> bool:
         return True
+
+    def _to_tensors(self, batches: list[Any]) -> list[Any]:
+        # Under a `lamina.distribution` strategy each batch is split along its batch axis.
+        return distribution.distribute_batches(super()._to_tensors(batches))  # type: ignore[misc]
 
     def _state_variables(self) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
         model: Any = self
@@ -103,7 +108,7 @@ class JaxTrainer:
         step = multi_step
         if model.jit_compile and not model.run_eagerly:
             # The seed (8 bytes) is not donated: an eager draw between steps still reads it.
-            step = jax.jit(multi_step, donate_argnums=0)
+            step = distribution.train_jit(multi_step)  # jax.jit, layouts kept
 
         def run(batches: list[Any]) -> dict[str, Any]:
             state, seed = self._jax_state or (self._collect_state(), _seed_state().value)
@@ -191,7 +196,7 @@ class JaxTrainer:
             out = results if collect else results[-1]
             return out, new, seeds.value
 
-        return jax.jit(pure, static_argnums=3)
+        return distribution.eval_jit(pure)  # jax.jit(pure, static_argnums=3)
 
     def _run_stateless(self, jitted: Any, batches: list[Any], collect: bool) -> Any:
         held = self._jax_eval_state
@@ -232,7 +237,8 @@ class JaxTrainer:
         jitted = self._stateless_loop(getattr(model, f"{kind}_step"), kind)
 
         def run(batches: list[Any]) -> Any:
-            return self._run_stateless(jitted, batches, collect=collect)
+            out = self._run_stateless(jitted, batches, collect=collect)
+            return distribution.local_outputs(out) if kind == "predict" else out
 
         object.__setattr__(model, f"{kind}_function", run)
         return run

@@ -16,21 +16,23 @@ import jax
 import jax.numpy as jnp
 
 from lamina.backend.kit import Variable, to_numpy_dtype
+from lamina_jax import distribution
 
 
 class JaxVariable(Variable):
     """A `lamina.Variable` whose state is a `jax.Array`."""
 
     _array: Any
+    _sharding: Any = None  # where a `lamina.distribution` strategy placed it
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, initializer: Any, *args: Any, **kwargs: Any) -> None:
         # A layer may build inside a trace (compute_output_spec runs under eval_shape):
         # the initial value depends on nothing traced, so compute it for real.
         with jax.ensure_compile_time_eval():
-            super().__init__(*args, **kwargs)
+            super().__init__(distribution.under_layout(self, initializer), *args, **kwargs)
 
     def _initialize(self, value: Any) -> None:
-        self._array = value
+        self._array = distribution.place(self, value)
 
     def _direct_assign(self, value: Any) -> None:
         if isinstance(value, jax.core.Tracer):
@@ -43,7 +45,7 @@ class JaxVariable(Variable):
                 "`state_mapping`), or give random ops an explicit `seed`. "
                 f"Received: value={value!r}"
             )
-        self._array = value
+        self._array = distribution.place(self, value)
 
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
         if isinstance(value, Variable):

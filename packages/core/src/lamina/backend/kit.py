@@ -19,6 +19,8 @@ What is here, by use:
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
   `clear_losses` (the hooks a step needs besides the model's public methods).
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices).
+* Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
+  being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
   model that is not built yet, with `attach_restore` and `attached_restore`;
   `initializers_skipped` for loaders that overwrite every weight anyway.
@@ -42,6 +44,7 @@ from lamina.backend.protocols._types import Shape as Shape
 from lamina.backend.protocols._types import Tensor as Tensor
 from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
+from lamina.distribution.strategies import variable_layout as variable_layout
 from lamina.ops.dtypes import standardize_dtype as standardize_dtype
 from lamina.ops.dtypes import to_numpy_dtype as to_numpy_dtype
 from lamina.ops.nn.conv.patches import patch_positions as patch_positions
@@ -51,7 +54,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 0)
+KIT_VERSION: tuple[int, int] = (1, 1)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

@@ -15,6 +15,7 @@ from .capabilities import Capability
 from .protocol import BACKEND_API, OptimizerRule
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
+from .protocols.distribution import DistributionOps
 from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
@@ -49,6 +50,7 @@ class ModuleBackend:
     trainer_mixin: type
     optimizer_rules: Mapping[type, OptimizerRule] = dataclasses.field(default_factory=dict)
     fused: FusedKernels | None = None
+    distribution: DistributionOps | None = None
     runtime: RuntimeOps = generic_runtime
     api_version: tuple[int, int] = BACKEND_API
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .capabilities import Capability
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
+from .protocols.distribution import DistributionOps
 from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
@@ -110,6 +111,12 @@ class Backend(Protocol):
     def fused(self) -> FusedKernels | None:
         """Whole-sequence recurrent kernels (LSTM, GRU), or None: the layers then loop
         over their cells with `ops.scan`."""
+        ...
+
+    @property
+    def distribution(self) -> DistributionOps | None:
+        """Meshes, layouts and multi-process set-up on the engine's own distributed
+        runtime (`lamina.distribution`), or None for a backend that runs on one device."""
         ...
 
     def supports(self, capability: Capability) -> bool:

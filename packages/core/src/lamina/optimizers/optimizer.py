@@ -286,13 +286,16 @@ class Optimizer:
             name: the slot's kind ("momentum", "velocity"...).
             initializer: as in `add_variable`.
         """
+        from lamina.distribution.strategies import layout_like
+
         base = reference_variable.path.replace("/", "_")
-        return self.add_variable(
-            reference_variable.shape,
-            initializer=initializer,
-            dtype=reference_variable.dtype,
-            name=f"{base}_{name}" if name else base,
-        )
+        with layout_like(reference_variable):  # a slot is split as its weight is
+            return self.add_variable(
+                reference_variable.shape,
+                initializer=initializer,
+                dtype=reference_variable.dtype,
+                name=f"{base}_{name}" if name else base,
+            )
 
     def add_optimizer_variables(
         self, trainable_variables: Sequence[Variable], name: str, initializer: Any = "zeros"

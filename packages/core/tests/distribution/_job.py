@@ -1,0 +1,88 @@
+"""One process of a two-process `DataParallel` job, started by `test_multi_process.py`.
+
+The job's address, size and this process's index come from the LAMINA_DISTRIBUTION_*
+variables, as a launcher sets them. Each process trains on its own rows of every global
+batch; process 0 prints the final weights as JSON. The same model and data, trained on
+one process over the whole batches, are the reference (`reference_weights`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+GLOBAL_BATCH = 8
+STEPS = 3
+EPOCHS = 2
+
+
+def data() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(GLOBAL_BATCH * STEPS, 5)).astype("float32")
+    y = rng.normal(size=(GLOBAL_BATCH * STEPS, 3)).astype("float32")
+    return x, y
+
+
+def local_rows(rank: int, processes: int) -> np.ndarray[Any, Any]:
+    """This process's rows of each global batch (its slice of each, in batch order)."""
+    per = GLOBAL_BATCH // processes
+    return np.concatenate(
+        [np.arange(s * GLOBAL_BATCH + rank * per, s * GLOBAL_BATCH + (rank + 1) * per)
+         for s in range(STEPS)]
+    )
+
+
+def make_model(perturb: float = 0.0) -> Any:
+    import lamina
+
+    glorot = lamina.initializers.GlorotUniform
+    model = lamina.Sequential(
+        [
+            lamina.Input((5,)),
+            lamina.layers.Dense(8, activation="tanh", kernel_initializer=glorot(seed=1)),
+            lamina.layers.Dense(3, kernel_initializer=glorot(seed=2)),
+        ]
+    )
+    if perturb:
+        model.set_weights([w + perturb for w in model.get_weights()])
+    model.compile(optimizer=lamina.optimizers.Adam(0.01), loss="mse")
+    return model
+
+
+def reference_weights() -> list[np.ndarray[Any, Any]]:
+    x, y = data()
+    model = make_model()
+    model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
+    return [np.asarray(w) for w in model.get_weights()]
+
+
+def main() -> None:
+    import lamina
+
+    lamina.distribution.initialize()
+    processes = lamina.distribution.num_processes()
+    rank = lamina.distribution.process_id()
+    # With "perturb", the replicas start apart: process 0's weights must win (DDP's rule).
+    perturb = 0.5 * rank if "perturb" in sys.argv[1:] else 0.0
+    x, y = data()
+    rows = local_rows(rank, processes)
+    with lamina.distribution.DataParallel().scope():
+        model = make_model(perturb)
+        history = model.fit(
+            x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, epochs=EPOCHS,
+            shuffle=False, verbose=0,
+        )
+    if rank == 0:
+        out = {
+            "devices": lamina.distribution.get_device_count(),
+            "weights": [np.asarray(w).tolist() for w in model.get_weights()],
+            "loss": history.history["loss"],
+        }
+        print("RESULT " + json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
