@@ -1,4 +1,5 @@
-"""Every Python block of the getting-started guide runs, in order, in one namespace."""
+"""The documentation's code runs: every `python` block of the guides (in order, in one
+namespace per page), the README's example, and the docstrings' `>>>` examples."""
 
 from __future__ import annotations
 
@@ -9,7 +10,19 @@ import re
 
 import pytest
 
-GUIDE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "getting-started.md"
+DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+GUIDE = DOCS / "getting-started.md"
+
+# Pages whose ```python blocks run. A block fenced ```py is highlighted the same but not
+# run: only for code the test session cannot run (a GPU, a cluster), said so on the page.
+# Pages that call `fit` run only on backends that train.
+GUIDE_PAGES = {
+    "guides/models.md": False,
+    "guides/saving.md": False,
+    "guides/recurrent-and-attention.md": True,
+    "guides/preprocessing.md": True,
+    "guides/performance.md": True,
+}
 
 
 def python_blocks(text: str) -> list[str]:
@@ -23,6 +36,25 @@ def test_getting_started_blocks_run(capsys):
     for block in blocks:
         exec(compile(block, str(GUIDE), "exec"), namespace)
     assert "Total params" in capsys.readouterr().out
+
+
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype:UserWarning")
+@pytest.mark.parametrize("page", sorted(GUIDE_PAGES))
+def test_guide_blocks_run(page: str, tmp_path, monkeypatch):
+    import lamina
+
+    if GUIDE_PAGES[page] and not lamina.backend.current().supports(
+        lamina.backend.Capability.TRAINING
+    ):
+        pytest.skip(f"{page} trains models; this backend cannot")
+    path = DOCS / page
+    blocks = python_blocks(path.read_text())
+    assert blocks, f"{page} has no python blocks"
+    monkeypatch.chdir(tmp_path)
+    lamina.utils.set_random_seed(0)
+    namespace: dict = {"__name__": "__guide__"}
+    for number, block in enumerate(blocks, start=1):  # a traceback names page and block
+        exec(compile(block, f"{path} (python block {number})", "exec"), namespace)
 
 
 def test_readme_example_runs(tmp_path, monkeypatch):
@@ -102,38 +134,41 @@ def docstring_examples() -> list[doctest.DocTest]:
     return sorted(tests.values(), key=lambda t: t.name)
 
 
-# Examples that do not run on the numpy backend yet, and why. Each is a docstring to fix (its
-# owner's file) or one that needs another backend or an optional package; remove an entry
-# once its example runs.
-NEEDS_BACKEND = "needs a backend or package the numpy test environment lacks"
-ILLUSTRATION = "uses names the example never defines (an illustration, not a runnable example)"
+# Examples that do not run yet, and why. Each is a docstring to fix (its owner's file) or
+# one that needs a package the test environments lack; remove an entry once it runs.
 NOT_YET: dict[str, str] = {
-    "lamina.export.ExportArchive": NEEDS_BACKEND,
-    "lamina.layers.FlaxLayer": NEEDS_BACKEND,
-    "lamina.layers.JaxLayer": NEEDS_BACKEND,
-    "lamina.layers.TFSMLayer": NEEDS_BACKEND,
-    "lamina.layers.TorchModuleWrapper": NEEDS_BACKEND,
-    "lamina.ops.jvp": NEEDS_BACKEND,
-    **dict.fromkeys(
-        [
-            "lamina.layers.AdditiveAttention", "lamina.layers.Attention",
-            "lamina.layers.GroupQueryAttention", "lamina.layers.MultiHeadAttention",
-            "lamina.layers.StackedRNNCells", "lamina.utils.plot_model",
-            # scikit-learn wrappers: `X`, `y` and the builders are never defined (and fitting
-            # needs a backend that trains)
-            "lamina.wrappers.SKLearnClassifier", "lamina.wrappers.SKLearnRegressor",
-            "lamina.wrappers.SKLearnTransformer",
-        ],
-        ILLUSTRATION,
-    ),
-}  # fmt: skip
+    "lamina.export.ExportArchive": "uses a `model` the example never defines",
+    "lamina.layers.FlaxLayer": "needs `flax` imported in the example",
+    "lamina.layers.TFSMLayer": "needs a SavedModel directory and inputs",
+    "lamina.layers.TorchModuleWrapper": "needs torch imported and `x`, `y` defined",
+}
 
-EXAMPLES = [
-    pytest.param(test, id=test.name, marks=pytest.mark.xfail(reason=NOT_YET[test.name]))
-    if test.name in NOT_YET
-    else pytest.param(test, id=test.name)
-    for test in docstring_examples()
-]
+# Examples that differentiate (`fit`, `jvp`): skipped on backends that cannot (NumPy).
+TRAINS = {
+    "lamina.ops.jvp",
+    "lamina.wrappers.SKLearnClassifier",
+    "lamina.wrappers.SKLearnRegressor",
+    "lamina.wrappers.SKLearnTransformer",
+}
+# Examples written for one backend's own functions: skipped on the others.
+ONE_BACKEND = {"lamina.layers.JaxLayer": "jax"}
+
+
+def _marks(name: str) -> list[pytest.MarkDecorator]:
+    import lamina
+
+    backend = lamina.backend.current()
+    if name in NOT_YET:
+        return [pytest.mark.xfail(reason=NOT_YET[name])]
+    if name in TRAINS and not backend.supports(lamina.backend.Capability.TRAINING):
+        return [pytest.mark.skip(reason="differentiates; this backend cannot")]
+    if name in ONE_BACKEND and lamina.config.backend() != ONE_BACKEND[name]:
+        return [pytest.mark.skip(reason=f"written for the {ONE_BACKEND[name]} backend")]
+    return []
+
+
+EXAMPLES = [pytest.param(test, id=test.name, marks=_marks(test.name))
+            for test in docstring_examples()]
 
 
 def test_examples_were_collected():

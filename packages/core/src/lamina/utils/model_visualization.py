@@ -268,7 +268,9 @@ def plot_model(
         ImportError: pydot, or Graphviz for a rendered format, is missing.
 
     Example:
-        >>> lamina.utils.plot_model(model, to_file="model.png", show_shapes=True)
+        >>> model = lamina.Sequential([lamina.Input((4,)), lamina.layers.Dense(2)])
+        >>> lamina.utils.plot_model(model, to_file="model.dot", show_shapes=True)
+        >>> # to_file="model.png" renders the same graph with Graphviz
     """
     splines = kwargs.pop("splines", "ortho")
     _check_kwargs("plot_model", kwargs)

@@ -278,7 +278,9 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
         classes_: the sorted class labels seen in `fit`.
 
     Example:
-        >>> def build(X, y, hidden=16):
+        >>> X = np.random.default_rng(0).normal(size=(64, 4)).astype("float32")
+        >>> y = np.where(X[:, 0] > 0, "up", "down")  # any labels
+        >>> def build(X, y, hidden=16):  # y arrives one-hot encoded
         ...     inputs = lamina.Input((X.shape[1],))
         ...     x = lamina.layers.Dense(hidden, activation="relu")(inputs)
         ...     outputs = lamina.layers.Dense(y.shape[1], activation="softmax")(x)
@@ -287,7 +289,7 @@ class SKLearnClassifier(ClassifierMixin, _SKLBase):
         ...     return model
         >>> clf = SKLearnClassifier(build, model_kwargs={"hidden": 32},
         ...                         fit_kwargs={"epochs": 20, "verbose": 0})
-        >>> clf.fit(X, y).predict(X[:3])
+        >>> clf.fit(X, y).predict(X[:3])  # three of "down"/"up"
     """
 
     def _encode_target(self, y: Any, reset: bool = False) -> Any:
@@ -349,8 +351,14 @@ class SKLearnRegressor(RegressorMixin, _SKLBase):
         n_features_in_: the number of input features seen in `fit`.
 
     Example:
+        >>> X = np.random.default_rng(0).normal(size=(64, 3)).astype("float32")
+        >>> y = X @ np.array([1.0, -2.0, 0.5], "float32")
+        >>> def build_regressor(X, y):
+        ...     model = lamina.Sequential([lamina.Input((X.shape[1],)), lamina.layers.Dense(1)])
+        ...     model.compile(optimizer=lamina.optimizers.Adam(0.05), loss="mse")
+        ...     return model
         >>> reg = SKLearnRegressor(build_regressor, fit_kwargs={"epochs": 50, "verbose": 0})
-        >>> reg.fit(X, y).score(X, y)
+        >>> reg.fit(X, y).score(X, y)  # R^2, close to 1
     """
 
     def predict(self, X: Any) -> Any:
@@ -378,8 +386,15 @@ class SKLearnTransformer(TransformerMixin, _SKLBase):
         model, warm_start, model_kwargs, fit_kwargs: see `SKLearnRegressor`.
 
     Example:
+        >>> X = np.random.default_rng(0).normal(size=(64, 6)).astype("float32")
+        >>> def build_encoder(X, y):  # an autoencoder's bottleneck would do the same
+        ...     model = lamina.Sequential([lamina.Input((X.shape[1],)), lamina.layers.Dense(2)])
+        ...     model.compile(optimizer="adam", loss="mse")
+        ...     return model
         >>> step = SKLearnTransformer(build_encoder, fit_kwargs={"epochs": 5, "verbose": 0})
-        >>> features = step.fit(X, y).transform(X)
+        >>> features = step.fit(X, X[:, :2]).transform(X)
+        >>> features.shape
+        (64, 2)
     """
 
     def fit(self, X: Any, y: Any = None, **kwargs: Any) -> Any:

@@ -62,7 +62,11 @@ class Attention(Layer):
         use_causal_mask: hide the values after each query position.
 
     Example:
+        >>> query = np.ones((2, 3, 8), "float32")
+        >>> value = np.ones((2, 5, 8), "float32")
         >>> context = lamina.layers.Attention()([query, value])
+        >>> tuple(context.shape)
+        (2, 3, 8)
     """
 
     def __init__(
@@ -197,7 +201,11 @@ class AdditiveAttention(Attention):
     Call arguments are those of `Attention`.
 
     Example:
+        >>> query = np.ones((2, 3, 8), "float32")
+        >>> value = np.ones((2, 5, 8), "float32")
         >>> context = lamina.layers.AdditiveAttention()([query, value])
+        >>> tuple(context.shape)
+        (2, 3, 8)
     """
 
     def __init__(self, use_scale: bool = True, dropout: float = 0.0, **kwargs: Any) -> None:

@@ -47,8 +47,11 @@ class GroupedQueryAttention(ProjectedAttention):
     Call arguments are those of `MultiHeadAttention`, on ``(batch, len, dim)`` inputs.
 
     Example:
+        >>> x = np.ones((2, 6, 32), "float32")
         >>> gqa = lamina.layers.GroupQueryAttention(16, num_query_heads=8, num_key_value_heads=2)
         >>> out = gqa(x, x, use_causal_mask=True)
+        >>> tuple(out.shape)
+        (2, 6, 32)
     """
 
     def __init__(

@@ -94,8 +94,11 @@ class MultiHeadAttention(ProjectedAttention):
         use_causal_mask: hide the keys after each query (a decoder's mask).
 
     Example:
+        >>> x = np.ones((2, 6, 32), "float32")  # (batch, steps, features)
         >>> mha = lamina.layers.MultiHeadAttention(num_heads=4, key_dim=16)
         >>> out = mha(x, x, use_causal_mask=True)  # self-attention, shape of x
+        >>> tuple(out.shape)
+        (2, 6, 32)
     """
 
     def __init__(

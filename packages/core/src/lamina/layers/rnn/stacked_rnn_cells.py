@@ -20,8 +20,11 @@ class StackedRNNCells(Layer):
         **kwargs: base `Layer` arguments.
 
     Example:
+        >>> x = np.ones((2, 5, 3), "float32")  # (batch, steps, features)
         >>> cells = [lamina.layers.LSTMCell(8), lamina.layers.LSTMCell(4)]
         >>> y = lamina.layers.RNN(lamina.layers.StackedRNNCells(cells))(x)
+        >>> tuple(y.shape)
+        (2, 4)
     """
 
     def __init__(self, cells: Any, **kwargs: Any) -> None:
