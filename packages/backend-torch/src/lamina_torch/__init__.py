@@ -4,6 +4,7 @@ from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_torch import (
     control_flow,
     core,
+    distribution,
     fused,
     image,
     linalg,
@@ -38,6 +39,7 @@ backend: Backend = ModuleBackend(
     trainer_mixin=TorchTrainer,
     optimizer_rules=optimizers.RULES,
     fused=fused,
+    distribution=distribution,
 )
 
 __all__ = ["__version__", "backend"]

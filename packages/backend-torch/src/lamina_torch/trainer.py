@@ -12,6 +12,7 @@ from typing import Any
 import torch
 
 from lamina.backend.kit import batch_size_of, loss_sums, track_loss, unpack_x_y_sample_weight
+from lamina_torch import distribution
 
 
 class TorchTrainer:
@@ -31,6 +32,7 @@ class TorchTrainer:
             if loss.requires_grad:  # else no weight reached the loss: every gradient is None
                 model.optimizer.scale_loss(loss).backward()
             grads = [variable.value.grad for variable in trainable]
+            grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
             with torch.no_grad():
                 model.optimizer.apply(grads, trainable)
         return model.compute_metrics(x, y, y_pred, sample_weight)
@@ -42,6 +44,8 @@ class TorchTrainer:
         step = model.train_step
         if model.jit_compile and not model.run_eagerly:
             step = torch.compile(step)
+
+        distribution.sync_replicas(model)  # replicas start from process 0's weights
 
         def run(batches: list[Any]) -> dict[str, Any]:
             logs: dict[str, Any] = {}
