@@ -19,8 +19,8 @@ NAMESPACES = [
     "lamina", "models", "layers", "activations", "initializers", "regularizers",
     "constraints", "losses", "metrics", "optimizers", "optimizers.schedules", "callbacks",
     "ops", "ops.core", "ops.math", "ops.nn", "ops.numpy", "ops.linalg", "ops.image",
-    "random", "saving", "export", "config", "backend", "dtype_policies", "mixed_precision",
-    "tree", "utils", "wrappers", "testing",
+    "random", "distribution", "saving", "export", "config", "backend", "dtype_policies",
+    "mixed_precision", "tree", "utils", "wrappers", "testing",
 ]  # fmt: skip
 
 # Namespaces whose `__all__` is computed when the module is imported.
