@@ -33,17 +33,21 @@ from lamina.layers.preprocessing.image.jitter import RandomColorJitter as Random
 from lamina.layers.preprocessing.image.mixing import CutMix as CutMix
 from lamina.layers.preprocessing.image.mixing import MixUp as MixUp
 from lamina.layers.preprocessing.image.pipeline import Pipeline as Pipeline
+from lamina.layers.preprocessing.image.policies import AugMix as AugMix
+from lamina.layers.preprocessing.image.policies import RandAugment as RandAugment
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
 from lamina.layers.preprocessing.image.warp import RandomPerspective as RandomPerspective
 
 __all__ = [
+    "AugMix",
     "AutoContrast",
     "CenterCrop",
     "CutMix",
     "Equalization",
     "MixUp",
     "Pipeline",
+    "RandAugment",
     "RandomBrightness",
     "RandomColorDegeneration",
     "RandomColorJitter",
