@@ -38,7 +38,8 @@ PUBLIC = frozenset(
 def modules() -> dict[str, pathlib.Path]:
     """Dotted module name -> file, for every package's sources."""
     found = {}
-    for src in ROOT.glob("packages/*/src"):
+    # integration_tests/*/src: adapters written outside the repository's own packages.
+    for src in [*ROOT.glob("packages/*/src"), *ROOT.glob("integration_tests/*/src")]:
         for path in src.rglob("*.py"):
             parts = list(path.relative_to(src).with_suffix("").parts)
             if parts[-1] == "__init__":

@@ -40,7 +40,8 @@ class Affine(Layer):
         if training:
             axes = tuple(range(len(x.shape) - 1))
             self.total.assign(self.total + ops.cast(ops.mean(x, axis=axes), self.total.dtype))
-        return x * self.scale + self.bias + self.offset
+        # `.value`: a strict array-API tensor takes no Variable operand.
+        return x * self.scale.value + self.bias.value + self.offset
 
     def compute_output_shape(self, input_shape):
         return input_shape
@@ -87,7 +88,7 @@ class StatefulOutsideVariables(Affine):
 
     def call(self, x, training=None):
         self.python_state += 1.0
-        return x * self.scale + self.python_state
+        return x * self.scale.value + self.python_state
 
 
 class Float64Weights(Affine):
@@ -225,7 +226,7 @@ class StaticBatchReshape(Affine):
     """Reads the batch size as a Python value: unknown (None) in a TF step's retrace."""
 
     def call(self, x, training=None):
-        return ops.reshape(x * self.scale, (x.shape[0], -1))
+        return ops.reshape(x * self.scale.value, (x.shape[0], -1))
 
 
 class UnusedWeight(Affine):

@@ -29,7 +29,8 @@ class Scaled(Layer):
         self.built = True
 
     def call(self, x, training=None):
-        return self.transform(x * self.scale)
+        # `.value`: a strict array-API tensor takes no Variable operand.
+        return self.transform(x * self.scale.value)
 
 
 class BatchReshape(Scaled):
@@ -45,7 +46,7 @@ class CreatedPerSample(Scaled):
             ops.ones((n, 1), dtype),
             ops.full((n, 1), 3.0, dtype),
             ops.broadcast_to(ops.arange(2.0, dtype=dtype), (n, 2)),
-            ops.tile(ops.arange(2.0, dtype=dtype)[None], (n, 1)),
+            ops.tile(ops.expand_dims(ops.arange(2.0, dtype=dtype), 0), (n, 1)),
         ]
         return ops.concatenate([x, *made], axis=-1)
 
@@ -59,7 +60,7 @@ class NoiseLike(Scaled):
         self.generator = random.SeedGenerator(seed)
 
     def call(self, x, training=None):
-        x = x * self.scale
+        x = x * self.scale.value
         if not training:
             return ops.concatenate([x, ops.zeros((ops.shape(x)[0], 32), x.dtype)], axis=-1)
         like = random.normal(shape=ops.shape(x), seed=self.generator, dtype=x.dtype)
@@ -79,7 +80,7 @@ class DropoutByBatch(Scaled):
         self.generator = random.SeedGenerator(seed)
 
     def call(self, x, training=None):
-        x = x * self.scale
+        x = x * self.scale.value
         if not training:
             return x
         shape = ops.shape(x)

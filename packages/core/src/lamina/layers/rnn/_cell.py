@@ -217,7 +217,7 @@ class CellLayer(RNN):
         """The sequence with the input dropout mask applied (one mask for every step)."""
         cell = self.cell
         if training and 0.0 < cell.dropout < 1.0:
-            mask = cell.get_dropout_mask(sequences[:, 0])
+            mask = cell.get_dropout_mask(sequences[:, 0, ...])
             sequences = sequences * ops.expand_dims(mask, 1)
         return sequences
 

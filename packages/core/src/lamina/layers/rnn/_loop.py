@@ -76,9 +76,9 @@ def run(
         previous = initial_output
         for t in range(int(xs.shape[0])):
             if ms is None:
-                output, states = step(xs[t], states)
+                output, states = step(xs[t, ...], states)
             else:
-                (states, previous), output = masked_step((states, previous), xs[t], ms[t])
+                (states, previous), output = masked_step((states, previous), xs[t, ...], ms[t, ...])
             outputs.append(output)
         stacked = ops.stack(outputs, axis=1)
         return outputs[-1], stacked, states
@@ -96,4 +96,4 @@ def run(
             return masked_step(carry, x[0], x[1])
 
         (states, _), ys = ops.scan(with_mask, (initial_states, initial_output), (xs, ms))
-    return ys[-1], ops.moveaxis(ys, 0, 1), states
+    return ys[-1, ...], ops.moveaxis(ys, 0, 1), states

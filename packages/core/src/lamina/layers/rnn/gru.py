@@ -96,8 +96,8 @@ class GRUCell(RecurrentCell):
         if self.reset_after:
             inner = ops.matmul(h_in, self.recurrent_kernel.value)
             if bias is not None:
-                x = x + bias[0]
-                inner = inner + bias[1]
+                x = x + bias[0, ...]
+                inner = inner + bias[1, ...]
             x_z, x_r, x_h = ops.split(x, 3, axis=-1)
             r_z, r_r, r_h = ops.split(inner, 3, axis=-1)
             z = gate(x_z + r_z)

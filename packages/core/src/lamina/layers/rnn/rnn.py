@@ -298,7 +298,7 @@ class RNN(Layer):
         )
         cells = self._dropout_cells()
         if training:
-            self._prepare_dropout(self.cell, sequences[:, 0], initial_state)
+            self._prepare_dropout(self.cell, sequences[:, 0, ...], initial_state)
         # The loop runs in the cell's precision: a float32 cell inside a mixed-precision
         # layer reads its variables as float32, not in the layer's autocast dtype.
         cell_policy = self.cell.dtype_policy

@@ -1,0 +1,31 @@
+"""A Lamina backend on the Python array API standard, run by `array_api_strict`.
+
+It lives outside Lamina's backend packages and imports from Lamina only the adapter kit
+(`lamina.backend.kit`): the proof that an adapter can be written and released on its own.
+Inference only (the standard has no automatic differentiation).
+"""
+
+from lamina.backend.kit import Backend, Capability, ModuleBackend
+from lamina_array_api import control_flow, core, image, linalg, math, nn, numpy, random
+from lamina_array_api._version import __version__ as __version__
+from lamina_array_api.layer import ArrayApiLayerMixin
+from lamina_array_api.trainer import ArrayApiTrainer
+from lamina_array_api.variable import ArrayApiVariable
+
+backend: Backend = ModuleBackend(
+    name="array_api",
+    capabilities=frozenset({Capability.FLOAT64}),
+    core=core,
+    control_flow=control_flow,
+    numpy=numpy,
+    nn=nn,
+    math=math,
+    linalg=linalg,
+    image=image,
+    random=random,
+    variable_class=ArrayApiVariable,
+    layer_mixin=ArrayApiLayerMixin,
+    trainer_mixin=ArrayApiTrainer,
+)
+
+__all__ = ["__version__", "backend"]

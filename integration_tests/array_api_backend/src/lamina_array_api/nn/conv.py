@@ -1,0 +1,296 @@
+"""array API: convolution, pooling, attention, CTC, unfold and fold.
+
+Windows are gathered with strided basic slices (one per kernel tap) and stacked; a
+convolution is then one batched matmul per group.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+from lamina.backend.kit import Tensor, patch_positions
+from lamina_array_api._xp import const, index_grid, pad_constant, quiet, scatter_rows, xp
+
+__all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "average_pool",
+    "conv",
+    "conv_transpose",
+    "ctc_loss",
+    "depthwise_conv",
+    "dot_product_attention",
+    "fold",
+    "max_pool",
+    "unfold",
+]
+
+Ints = tuple[int, ...]
+Pads = tuple[tuple[int, int], ...]
+
+
+def _to_last(x: Tensor, data_format: str) -> Tensor:
+    return x if data_format == "channels_last" else xp.moveaxis(x, 1, -1)
+
+
+def _from_last(x: Tensor, data_format: str) -> Tensor:
+    return x if data_format == "channels_last" else xp.moveaxis(x, -1, 1)
+
+
+def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
+    """Pad (or crop, for negative amounts) the spatial dims of a channels_last array."""
+    grow = [(0, 0)] + [(max(a, 0), max(b, 0)) for a, b in pads] + [(0, 0)]
+    x = pad_constant(x, grow, value)
+    crop = tuple(slice(max(-a, 0), x.shape[i + 1] - max(-b, 0)) for i, (a, b) in enumerate(pads))
+    return x[(slice(None), *crop, slice(None))]
+
+
+def _windows(x: Tensor, window: Ints, strides: Ints, dilation: Ints) -> Tensor:
+    """``(N, *out, K, C)`` window taps of a padded channels_last array, K = prod(window)."""
+    spatial = x.shape[1:-1]
+    outs = [
+        (n - (k - 1) * d - 1) // s + 1
+        for n, k, s, d in zip(spatial, window, strides, dilation, strict=True)
+    ]
+    taps = []
+    for offsets in itertools.product(*(range(k) for k in window)):
+        key = tuple(
+            slice(o * d, o * d + (m - 1) * s + 1, s)
+            for o, d, s, m in zip(offsets, dilation, strides, outs, strict=True)
+        )
+        taps.append(x[(slice(None), *key, slice(None))])
+    return xp.stack(taps, axis=-2)
+
+
+def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: Ints) -> Tensor:
+    n = kernel.ndim - 2
+    patches = _windows(_pad(x, pads), tuple(kernel.shape[:-2]), strides, dilation)
+    kin, out = kernel.shape[-2:]
+    groups = x.shape[-1] // kin
+    batch_out = patches.shape[: n + 1]
+    taps = patches.shape[-2]
+    rows = math.prod(batch_out)
+    # (rows, taps, G, Cg) -> (G, rows, taps * Cg); kernel (taps, Cg, G, Og) -> (G, taps * Cg, Og)
+    p = xp.reshape(patches, (rows, taps, groups, kin))
+    p = xp.reshape(xp.permute_dims(p, (2, 0, 1, 3)), (groups, rows, taps * kin))
+    k = xp.reshape(kernel, (taps, kin, groups, out // groups))
+    k = xp.reshape(xp.permute_dims(k, (2, 0, 1, 3)), (groups, taps * kin, out // groups))
+    y = xp.permute_dims(p @ k, (1, 0, 2))  # (rows, G, Og): output channel g * Og + o
+    return xp.reshape(y, (*batch_out, out))
+
+
+def conv(
+    inputs: Tensor,
+    kernel: Tensor,
+    strides: Ints,
+    padding: Pads,
+    data_format: str,
+    dilation_rate: Ints,
+) -> Tensor:
+    y = _conv_last(_to_last(inputs, data_format), kernel, strides, padding, dilation_rate)
+    return _from_last(y, data_format)
+
+
+def depthwise_conv(
+    inputs: Tensor,
+    kernel: Tensor,
+    strides: Ints,
+    padding: Pads,
+    data_format: str,
+    dilation_rate: Ints,
+) -> Tensor:
+    # Depthwise is the grouped conv with one input channel per group.
+    k = xp.reshape(kernel, (*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1]))
+    return conv(inputs, k, strides, padding, data_format, dilation_rate)
+
+
+def conv_transpose(
+    inputs: Tensor,
+    kernel: Tensor,
+    strides: Ints,
+    padding: Pads,
+    data_format: str,
+    dilation_rate: Ints,
+) -> Tensor:
+    x = _to_last(inputs, data_format)
+    n = len(strides)
+    # Dilate the input by the strides: zeros between samples, one axis at a time.
+    for axis, s in enumerate(strides, start=1):
+        if s == 1:
+            continue
+        length = x.shape[axis]
+        moved = xp.moveaxis(x, axis, -1)
+        zeros = xp.zeros((*moved.shape, s - 1), dtype=x.dtype)
+        spread = xp.reshape(xp.concat([moved[..., None], zeros], axis=-1), (*moved.shape[:-1], -1))
+        x = xp.moveaxis(spread[..., : (length - 1) * s + 1], -1, axis)
+    k = xp.flip(kernel, axis=tuple(range(n)))
+    k = xp.permute_dims(k, (*range(n), n + 1, n))
+    y = _conv_last(x, k, (1,) * n, padding, dilation_rate)
+    return _from_last(y, data_format)
+
+
+def _lowest(x: Tensor) -> float | int:
+    if xp.isdtype(x.dtype, "real floating"):
+        return -math.inf
+    return xp.iinfo(x.dtype).min
+
+
+def max_pool(
+    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
+) -> Tensor:
+    x = _to_last(inputs, data_format)
+    w = _windows(_pad(x, padding, _lowest(x)), pool_size, strides, (1,) * len(pool_size))
+    return _from_last(xp.max(w, axis=-2), data_format)
+
+
+@quiet
+def average_pool(
+    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
+) -> Tensor:
+    x = _to_last(inputs, data_format)
+    ones = (1,) * len(pool_size)
+    total = xp.sum(_windows(_pad(x, padding), pool_size, strides, ones), axis=-2)
+    mask = _pad(xp.ones((1, *x.shape[1:-1], 1), dtype=x.dtype), padding)
+    count = xp.sum(_windows(mask, pool_size, strides, ones), axis=-2)
+    return _from_last(total / count, data_format)
+
+
+def _adaptive(
+    x: Tensor, output_size: Ints, data_format: str, reduce: Callable[..., Tensor]
+) -> Tensor:
+    y = _to_last(x, data_format)
+    for axis, out in enumerate(output_size, start=1):
+        n = y.shape[axis]
+        bins = []
+        for i in range(out):
+            lo, hi = i * n // out, -(-(i + 1) * n // out)
+            bins.append(reduce(xp.take(y, index_grid(hi)[lo:], axis=axis), axis=axis))
+        y = xp.stack(bins, axis=axis)
+    return _from_last(y, data_format)
+
+
+def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
+    return _adaptive(inputs, output_size, data_format, xp.mean)
+
+
+def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
+    return _adaptive(inputs, output_size, data_format, xp.max)
+
+
+@quiet
+def dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    bias: Tensor | None,
+    mask: Tensor | None,
+    scale: float,
+    is_causal: bool,
+    attn_logits_soft_cap: float | None,
+) -> Tensor:
+    dtype = query.dtype
+    groups = query.shape[2] // key.shape[2]
+    k = xp.repeat(key, groups, axis=2) if groups > 1 else key
+    v = xp.repeat(value, groups, axis=2) if groups > 1 else value
+    q = xp.permute_dims(query, (0, 2, 1, 3))  # (B, N, T, H)
+    logits = (q @ xp.permute_dims(k, (0, 2, 3, 1))) * const(query, scale)  # (B, N, T, S)
+    if bias is not None:
+        logits = logits + bias
+    if attn_logits_soft_cap is not None:
+        cap = const(query, attn_logits_soft_cap)
+        logits = cap * xp.tanh(logits / cap)
+    keep = None if mask is None else xp.broadcast_to(mask, logits.shape)
+    if is_causal:
+        t, s = logits.shape[-2:]
+        causal = index_grid(s)[None, :] <= index_grid(t)[:, None]
+        keep = causal if keep is None else keep & causal
+    if keep is not None:
+        logits = xp.where(keep, logits, const(query, -0.7 * xp.finfo(dtype).max))
+    top = xp.max(logits, axis=-1, keepdims=True)
+    probs = xp.exp(logits - top)
+    probs = probs / xp.sum(probs, axis=-1, keepdims=True)
+    out = probs @ xp.permute_dims(v, (0, 2, 1, 3))  # (B, N, T, H)
+    return xp.permute_dims(out, (0, 2, 1, 3))
+
+
+@quiet
+def ctc_loss(
+    target: Tensor, output: Tensor, target_length: Tensor, output_length: Tensor, mask_index: int
+) -> Tensor:
+    logits = xp.astype(output, xp.float64)  # (B, T, C)
+    top = xp.max(logits, axis=-1, keepdims=True)
+    logp = logits - top - xp.log(xp.sum(xp.exp(logits - top), axis=-1, keepdims=True))
+    batch, time = logp.shape[:2]
+    labels = target.shape[1]
+    blank = xp.full((batch, labels), mask_index, dtype=xp.int64)
+    pairs = xp.stack([blank, xp.astype(target, xp.int64)], axis=-1)
+    ext = xp.concat([xp.reshape(pairs, (batch, 2 * labels)), blank[:, :1]], axis=1)
+    width = ext.shape[1]
+    neg_inf = xp.asarray(-math.inf, dtype=xp.float64)
+    # s may come from s - 2 when it holds a label differing from the label at s - 2.
+    differs = (ext[:, 2:] != mask_index) & (ext[:, 2:] != ext[:, :-2])
+    skip = xp.concat([xp.zeros((batch, min(2, width)), dtype=xp.bool), differs], axis=1)
+    start = xp.take_along_axis(logp[:, 0, :], ext, axis=1)
+    first_two = index_grid(width)[None, :] < 2
+    alpha = xp.where(first_two, start, neg_inf)
+    lengths = xp.astype(output_length, xp.int64)
+    for t in range(1, time):
+        prev1 = xp.concat([xp.full((batch, 1), -math.inf, dtype=xp.float64), alpha[:, :-1]], axis=1)
+        prev2 = xp.concat([xp.full((batch, 2), -math.inf, dtype=xp.float64), alpha[:, :-2]], axis=1)
+        prev2 = xp.where(skip, prev2[:, :width], neg_inf)
+        emit = xp.take_along_axis(logp[:, t, :], ext, axis=1)
+        step = xp.logaddexp(xp.logaddexp(alpha, prev1[:, :width]), prev2) + emit
+        alpha = xp.where((t < lengths)[:, None], step, alpha)
+    end = 2 * xp.astype(target_length, xp.int64)
+    last = xp.take_along_axis(alpha, end[:, None], axis=1)[:, 0]
+    before = xp.take_along_axis(alpha, xp.maximum(end - 1, 0)[:, None], axis=1)[:, 0]
+    before = xp.where(end > 0, before, neg_inf)
+    return xp.astype(-xp.logaddexp(last, before), output.dtype)
+
+
+def _positions(
+    size: tuple[int, int],
+    kernel_size: tuple[int, int],
+    dilation: tuple[int, int],
+    padding: tuple[int, int],
+    stride: tuple[int, int],
+) -> Tensor:
+    pos = patch_positions(size, kernel_size, dilation, padding, stride)
+    return xp.astype(xp.asarray(pos), xp.int64)
+
+
+def unfold(
+    x: Tensor,
+    kernel_size: tuple[int, int],
+    dilation: tuple[int, int],
+    padding: tuple[int, int],
+    stride: tuple[int, int],
+) -> Tensor:
+    n, c, h, w = x.shape
+    pos = _positions((h, w), kernel_size, dilation, padding, stride)
+    ph, pw = padding
+    padded = pad_constant(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    flat = xp.reshape(padded, (n, c, -1))
+    out = xp.take(flat, xp.reshape(pos, (-1,)), axis=-1)
+    return xp.reshape(out, (n, c * pos.shape[0], pos.shape[1]))
+
+
+def fold(
+    x: Tensor,
+    output_size: tuple[int, int],
+    kernel_size: tuple[int, int],
+    dilation: tuple[int, int],
+    padding: tuple[int, int],
+    stride: tuple[int, int],
+) -> Tensor:
+    (h, w), (ph, pw) = output_size, padding
+    pos = _positions((h, w), kernel_size, dilation, padding, stride)
+    n, c = x.shape[0], x.shape[1] // pos.shape[0]
+    # Scatter-add along a leading axis: (K * L, N, C) summed into (cells, N, C).
+    rows = xp.moveaxis(xp.reshape(x, (n, c, -1)), -1, 0)
+    cells = (h + 2 * ph) * (w + 2 * pw)
+    out = scatter_rows(xp.reshape(pos, (-1,)), rows, cells)
+    out = xp.reshape(xp.moveaxis(out, 0, -1), (n, c, h + 2 * ph, w + 2 * pw))
+    return out[:, :, ph : ph + h, pw : pw + w]
