@@ -10,6 +10,7 @@ feeds its own rows of each global batch.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -158,3 +159,38 @@ def _unflatten_into(flat: Any, bucket: list[Any]) -> None:
         n = t.numel()
         t.copy_(flat[offset : offset + n].view_as(t))
         offset += n
+
+
+def across_replicas(model: Any, results: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`results()` computed from the metric state of all processes.
+
+    Each metric variable is combined as its `aggregation` says ("sum" summed, "mean"
+    averaged, "only_first_replica" taken from process 0, "none" left local) into the
+    variables for the call, which then get their local values back: every process logs
+    the same numbers, and callbacks that act on them (early stopping) agree.
+    """
+    count = replicas()
+    variables = [v for v in model.metrics_variables if v.aggregation != "none"]
+    if count == 1 or not variables:
+        return results()
+    tensors = [v.value.data for v in variables]
+    saved = [t.clone() for t in tensors]
+    with torch.no_grad():
+        summed = [t for v, t in zip(variables, tensors) if v.aggregation in ("sum", "mean")]
+        for bucket in _buckets(summed):
+            flat = torch.cat([t.reshape(-1) for t in bucket])
+            dist.all_reduce(flat, op=dist.ReduceOp.SUM)
+            _unflatten_into(flat, bucket)
+        for v, t in zip(variables, tensors):
+            if v.aggregation == "mean":
+                t.copy_(t / count)
+            elif v.aggregation == "only_first_replica":
+                dist.broadcast(t, src=0)
+    try:
+        out = results()
+        return {k: r.detach().clone() if isinstance(r, torch.Tensor) else r
+                for k, r in out.items()}
+    finally:
+        with torch.no_grad():
+            for t, s in zip(tensors, saved):
+                t.copy_(s)

@@ -56,6 +56,10 @@ class TorchTrainer:
         object.__setattr__(model, "train_function", run)
         return run
 
+    def get_metrics_result(self) -> dict[str, Any]:
+        # Under DataParallel the logs hold every process's batches, not only this one's.
+        return distribution.across_replicas(self, super().get_metrics_result)  # type: ignore[misc]
+
     def test_step(self, data: Any) -> Any:
         with torch.no_grad():
             return super().test_step(data)  # type: ignore[misc]

@@ -3,7 +3,7 @@
 The job's address, size and this process's index come from the LAMINA_DISTRIBUTION_*
 variables, as a launcher sets them. Each process trains on its own rows of every global
 batch; process 0 prints the final weights as JSON. The same model and data, trained on
-one process over the whole batches, are the reference (`reference_weights`).
+one process over the whole batches, are the reference (`reference`).
 """
 
 from __future__ import annotations
@@ -48,15 +48,18 @@ def make_model(perturb: float = 0.0) -> Any:
     )
     if perturb:
         model.set_weights([w + perturb for w in model.get_weights()])
-    model.compile(optimizer=lamina.optimizers.Adam(0.01), loss="mse")
+    model.compile(optimizer=lamina.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
     return model
 
 
-def reference_weights() -> list[np.ndarray[Any, Any]]:
+def reference() -> tuple[list[np.ndarray[Any, Any]], list[float], list[float]]:
+    """Weights, the loss per epoch and `evaluate`'s [loss, mae] of one process."""
     x, y = data()
     model = make_model()
-    model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
-    return [np.asarray(w) for w in model.get_weights()]
+    history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False,
+                        verbose=0)
+    scores = model.evaluate(x, y, batch_size=GLOBAL_BATCH, verbose=0)
+    return [np.asarray(w) for w in model.get_weights()], history.history["loss"], scores
 
 
 def main() -> None:
@@ -75,11 +78,14 @@ def main() -> None:
             x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, epochs=EPOCHS,
             shuffle=False, verbose=0,
         )
+        scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes,
+                                verbose=0)
     if rank == 0:
         out = {
             "devices": lamina.distribution.get_device_count(),
             "weights": [np.asarray(w).tolist() for w in model.get_weights()],
             "loss": history.history["loss"],
+            "evaluate": scores,
         }
         print("RESULT " + json.dumps(out), flush=True)
 

@@ -83,9 +83,11 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
         import _job
     finally:
         sys.path.remove(str(JOB.parent))
-    expected = _job.reference_weights()
+    weights, losses, scores = _job.reference()
     result = run_job()
     assert result["devices"] == 2
-    assert len(result["weights"]) == len(expected)
-    for got, want in zip(result["weights"], expected):
+    for got, want in zip(result["weights"], weights, strict=True):
         np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)
+    # The logs cover both processes' rows: the loss and metrics of the whole batches.
+    np.testing.assert_allclose(result["loss"], losses, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(result["evaluate"], scores, atol=1e-5, rtol=0)
