@@ -10,6 +10,7 @@ from lamina.layers.preprocessing.image.affine import RandomShear as RandomShear
 from lamina.layers.preprocessing.image.affine import RandomTranslation as RandomTranslation
 from lamina.layers.preprocessing.image.affine import RandomZoom as RandomZoom
 from lamina.layers.preprocessing.image.blur import RandomGaussianBlur as RandomGaussianBlur
+from lamina.layers.preprocessing.image.boxes import MaxNumBoundingBoxes as MaxNumBoundingBoxes
 from lamina.layers.preprocessing.image.color import RandomBrightness as RandomBrightness
 from lamina.layers.preprocessing.image.color import RandomContrast as RandomContrast
 from lamina.layers.preprocessing.image.erasing import RandomErasing as RandomErasing
@@ -45,6 +46,7 @@ __all__ = [
     "CenterCrop",
     "CutMix",
     "Equalization",
+    "MaxNumBoundingBoxes",
     "MixUp",
     "Pipeline",
     "RandAugment",
