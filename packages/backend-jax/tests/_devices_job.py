@@ -46,6 +46,8 @@ def shard_shapes(array: Any) -> list[list[int]]:
 
 
 def main() -> None:
+    import sys
+
     import lamina
     from lamina import distribution as dist
 
@@ -53,7 +55,9 @@ def main() -> None:
     x = rng.normal(size=(20, 5)).astype("float32")  # 8, 8, then a short batch of 4
     y = rng.normal(size=(20, 3)).astype("float32")
     out: dict[str, Any] = {"devices": dist.list_devices(), "count": dist.get_device_count()}
-    out["single"] = train(make_model(), x, y)
+    single = make_model()
+    out["single"] = train(single, x, y)
+    single.save_weights(f"{sys.argv[1]}/single.weights.h5")
 
     data_parallel = dist.DataParallel()
     with data_parallel.scope():
@@ -89,7 +93,17 @@ def main() -> None:
         out["mp_slot_shards"] = [shard_shapes(v.value) for v in slots]
         tensor = dist.distribute_tensor(x[:8, :4], dist.TensorLayout(("batch", "model"), mesh))
         out["distributed_tensor_shards"] = shard_shapes(tensor)
+        sharded_file = f"{sys.argv[1]}/sharded.weights.h5"
+        model.save_weights(sharded_file)
+        # One device's weights loaded into a model split over four.
+        resharded = make_model()
+        resharded.load_weights(f"{sys.argv[1]}/single.weights.h5")
+        out["loaded_into_shards"] = shard_shapes(resharded.get_layer("hidden").kernel.value)
+        out["loaded_into_shards_predict"] = np.asarray(resharded.predict(x, verbose=0)).tolist()
     out["after_scope"] = dist.distribution() is None
+    unsharded = make_model()
+    unsharded.load_weights(sharded_file)  # four devices' weights onto one
+    out["loaded_unsharded_predict"] = np.asarray(unsharded.predict(x, verbose=0)).tolist()
     print("RESULT " + json.dumps(out), flush=True)
 
 

@@ -21,12 +21,14 @@ TOL = 1e-5
 
 
 @pytest.fixture(scope="module")
-def result() -> dict[str, Any]:
+def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=4")
     env["LAMINA_BACKEND"] = "jax"
+    folder = tmp_path_factory.mktemp("weights")
     try:
         done = subprocess.run(
-            [sys.executable, str(JOB)], env=env, capture_output=True, text=True, timeout=240
+            [sys.executable, str(JOB), str(folder)], env=env, capture_output=True, text=True,
+            timeout=240,
         )
     except subprocess.TimeoutExpired:
         pytest.fail("the four-device job did not finish within 240 s")
@@ -86,3 +88,14 @@ def test_distribute_tensor_splits_both_axes(result: dict[str, Any]) -> None:
 
 def test_scope_restores_no_distribution(result: dict[str, Any]) -> None:
     assert result["after_scope"] is True
+
+
+def test_weights_move_between_layouts(result: dict[str, Any]) -> None:
+    # Saved from one device, loaded into a model split 2x2: split as the map says.
+    assert result["loaded_into_shards"] == [[5, 4]]
+    single, sharded = result["single"], result["model_parallel"]
+    np.testing.assert_allclose(result["loaded_into_shards_predict"], single["predict"],
+                               atol=TOL, rtol=0)
+    # Saved from the split model, loaded on one device: the same predictions.
+    np.testing.assert_allclose(result["loaded_unsharded_predict"], sharded["predict"],
+                               atol=TOL, rtol=0)
