@@ -21,6 +21,7 @@ from lamina import mixed_precision as mixed_precision
 from lamina import models as models
 from lamina import ops as ops
 from lamina import optimizers as optimizers
+from lamina import preprocessing as preprocessing
 from lamina import random as random
 from lamina import regularizers as regularizers
 from lamina import saving as saving
@@ -99,6 +100,7 @@ __all__ = [
     "name_scope",
     "ops",
     "optimizers",
+    "preprocessing",
     "random",
     "regularizers",
     "saving",
