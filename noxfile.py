@@ -17,7 +17,9 @@ BACKENDS = ["numpy", "jax", "torch", "tensorflow"]
 PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
 ARRAY_API_BACKEND = "integration_tests/array_api_backend"
 """A third-party adapter on the array API standard: proof that the kit is enough."""
-TEST_DEPS = ["pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3"]
+TEST_DEPS = [
+    "pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3", "pillow>=9.1"
+]
 
 nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "integration", "build"]
 nox.options.reuse_existing_virtualenvs = True

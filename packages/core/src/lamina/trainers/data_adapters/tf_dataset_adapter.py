@@ -36,4 +36,15 @@ class TFDatasetAdapter(DataAdapter):
 
     def get_numpy_iterator(self) -> Iterator[tuple[Any, ...]]:
         for batch in self._dataset.as_numpy_iterator():
-            yield standardize_batch(batch)
+            yield standardize_batch(_writable(batch))
+
+
+def _writable(batch: Any) -> Any:
+    """tf.data hands out read-only NumPy views; torch warns on wrapping those, so copy."""
+    from lamina import tree
+
+    def copy(value: Any) -> Any:
+        flags = getattr(value, "flags", None)
+        return value.copy() if flags is not None and not flags.writeable else value
+
+    return tree.map_structure(copy, batch)
