@@ -19,6 +19,10 @@ CASES = [
     (layers.RandomPerspective, {"scale": 0.3, "seed": 1}, (8, 8, 3)),
     (layers.MelSpectrogram, {"fft_length": 64, "sequence_stride": 32, "num_mel_bins": 8}, (256,)),
     (layers.STFTSpectrogram, {"mode": "psd", "frame_length": 16}, (64, 2)),
+    (layers.RandomElasticTransform, {"scale": 0.5, "seed": 1}, (8, 8, 3)),
+    (layers.RandAugment, {"num_ops": 1, "seed": 1}, (8, 8, 3)),
+    (layers.AugMix, {"num_chains": 1, "seed": 1}, (8, 8, 3)),
+    (layers.MaxNumBoundingBoxes, {"max_number": 3}, (8, 8, 3)),
     (layers.Pipeline, {"layers": [layers.RandomFlip(), layers.Resizing(4, 4)]}, (8, 8, 3)),
 ]
 

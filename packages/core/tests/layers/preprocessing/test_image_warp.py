@@ -1,6 +1,8 @@
-"""RandomPerspective: the layer contract on every backend; the warp is the homography
-taking the drawn corners to their new places, checked against a NumPy nearest-neighbour
-reference (at most 1% of pixels may differ, on rounding near half-pixels)."""
+"""RandomPerspective and RandomElasticTransform: the layer contract on every backend. The
+perspective is the homography taking the drawn corners to their new places, checked
+against a NumPy nearest-neighbour reference (at most 1% of pixels may differ, on rounding
+near half-pixels); the elastic warp is its drawn field sampled by SciPy's
+map_coordinates (1e-4 relative, 1e-2 absolute)."""
 
 from __future__ import annotations
 
@@ -81,3 +83,54 @@ def test_probability_identity_seed_and_config() -> None:
         layers.RandomPerspective(scale=1.5)
     with pytest.raises(ValueError, match="`interpolation`"):
         layers.RandomPerspective(interpolation="cubic")
+
+
+def test_elastic_contract() -> None:
+    check_layer(
+        layers.RandomElasticTransform, {"factor": 0.8, "scale": 0.5, "seed": 1},
+        input_shape=(2, 8, 8, 3), expected_output_shape=(2, 8, 8, 3),
+        expected_num_trainable_weights=0,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+def test_elastic_matches_scipy_sampling(data_format: str) -> None:
+    ndimage = pytest.importorskip("scipy.ndimage")
+    cf = data_format == "channels_first"
+    kwargs = {"scale": (0.6, 0.9), "fill_mode": "constant", "fill_value": 7.0, "seed": 5}
+    move = _np(layers.RandomElasticTransform(**kwargs).field(6, 10, 12))
+    peak = np.abs(move).reshape(6, -1).max(axis=1)
+    assert np.all((peak >= 0.6 * 10 / 8 - 1e-3) & (peak <= 0.9 * 10 / 8 + 1e-3))
+    layer = layers.RandomElasticTransform(**kwargs, data_format=data_format)
+    out = _np(layer(IMAGES.transpose(0, 3, 1, 2) if cf else IMAGES))
+    out = out.transpose(0, 2, 3, 1) if cf else out
+    ys, xs = np.meshgrid(np.arange(10), np.arange(12), indexing="ij")
+    for i in range(6):
+        coords = [ys + move[i, ..., 0], xs + move[i, ..., 1]]
+        for c in range(2):
+            expected = ndimage.map_coordinates(
+                IMAGES[i, ..., c].astype("float64"), coords, order=1, mode="grid-constant", cval=7.0
+            )
+            np.testing.assert_allclose(out[i, ..., c], np.clip(expected, 0, 255), rtol=1e-4,
+                                       atol=1e-2)  # fmt: skip
+
+
+def test_elastic_probability_seed_and_config() -> None:
+    np.testing.assert_allclose(_np(layers.RandomElasticTransform(scale=0.0)(IMAGES)), IMAGES,
+                               atol=1e-3)  # fmt: skip
+    half = _np(layers.RandomElasticTransform(0.5, seed=6)(np.tile(IMAGES, (6, 1, 1, 1))))
+    changed = np.abs(half - np.tile(IMAGES, (6, 1, 1, 1))).reshape(36, -1).max(axis=1) > 1e-3
+    assert 8 <= changed.sum() <= 28
+    kwargs = {"factor": 0.7, "scale": 0.5, "seed": 3}
+    first = _np(layers.RandomElasticTransform(**kwargs)(IMAGES))
+    np.testing.assert_array_equal(first, _np(layers.RandomElasticTransform(**kwargs)(IMAGES)))
+    np.testing.assert_array_equal(
+        _np(layers.RandomElasticTransform(**kwargs)(IMAGES, training=False)), IMAGES
+    )
+    assert _np(layers.RandomElasticTransform(**kwargs)(IMAGES[0])).shape == IMAGES.shape[1:]
+    config = layers.RandomElasticTransform(**kwargs).get_config()
+    assert layers.RandomElasticTransform.from_config(config).get_config() == config
+    with pytest.raises(ValueError, match="`fill_mode`"):
+        layers.RandomElasticTransform(fill_mode="edge")
+    with pytest.raises(ValueError, match="`scale`"):
+        layers.RandomElasticTransform(scale=2.0)

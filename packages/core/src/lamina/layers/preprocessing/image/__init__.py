@@ -38,6 +38,9 @@ from lamina.layers.preprocessing.image.policies import AugMix as AugMix
 from lamina.layers.preprocessing.image.policies import RandAugment as RandAugment
 from lamina.layers.preprocessing.image.resizing import CenterCrop as CenterCrop
 from lamina.layers.preprocessing.image.resizing import Resizing as Resizing
+from lamina.layers.preprocessing.image.warp import (
+    RandomElasticTransform as RandomElasticTransform,
+)
 from lamina.layers.preprocessing.image.warp import RandomPerspective as RandomPerspective
 
 __all__ = [
@@ -54,6 +57,7 @@ __all__ = [
     "RandomColorDegeneration",
     "RandomColorJitter",
     "RandomContrast",
+    "RandomElasticTransform",
     "RandomCrop",
     "RandomErasing",
     "RandomFlip",

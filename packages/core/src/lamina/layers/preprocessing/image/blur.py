@@ -27,6 +27,26 @@ def _odd_pair(value: Any) -> tuple[int, int]:
     )
 
 
+def gaussian_along(images: Any, axis: int, size: int, sigma: Any) -> Any:
+    """Zero-padded gaussian smoothing of a rank-4 batch along `axis` (of static length),
+    with an odd `size` of taps and a ``(batch,)`` standard deviation per image."""
+    radius = (size - 1) // 2
+    offsets = ops.reshape(ops.arange(-radius, radius + 1, dtype="float32"), (1, -1))
+    spread = ops.multiply(2.0, ops.square(ops.reshape(sigma, (-1, 1))))
+    taps = ops.exp(ops.divide(ops.negative(ops.square(offsets)), spread))
+    taps = ops.cast(ops.divide(taps, ops.sum(taps, axis=1, keepdims=True)), images.dtype)
+    pads = [(0, 0)] * 4
+    pads[axis] = (radius, radius)
+    padded = ops.pad(images, pads)
+    length = images.shape[axis]
+    out = None
+    for i in range(size):
+        window = ops.take(padded, ops.arange(i, i + length, dtype="int32"), axis=axis)
+        term = ops.multiply(window, ops.reshape(taps[:, i], (-1, 1, 1, 1)))
+        out = term if out is None else ops.add(out, term)
+    return out
+
+
 class RandomGaussianBlur(RandomImageAugmentation):
     """In training, blur each image with probability drawn from `factor`, with a zero-padded
     gaussian kernel whose standard deviation is drawn per image from `sigma`.
@@ -57,23 +77,6 @@ class RandomGaussianBlur(RandomImageAugmentation):
         )
         self.value_range = value_range_pair("RandomGaussianBlur", value_range)
 
-    def _blur_axis(self, images: Any, axis: int, size: int, sigma: Any) -> Any:
-        radius = (size - 1) // 2
-        offsets = ops.reshape(ops.arange(-radius, radius + 1, dtype="float32"), (1, -1))
-        spread = ops.multiply(2.0, ops.square(ops.reshape(sigma, (-1, 1))))
-        taps = ops.exp(ops.divide(ops.negative(ops.square(offsets)), spread))
-        taps = ops.cast(ops.divide(taps, ops.sum(taps, axis=1, keepdims=True)), images.dtype)
-        pads = [(0, 0)] * 4
-        pads[axis] = (radius, radius)
-        padded = ops.pad(images, pads)
-        length = images.shape[axis]
-        out = None
-        for i in range(size):
-            window = ops.take(padded, ops.arange(i, i + length, dtype="int32"), axis=axis)
-            term = ops.multiply(window, ops.reshape(taps[:, i], (-1, 1, 1, 1)))
-            out = term if out is None else ops.add(out, term)
-        return out
-
     def transform(self, images: Any, training: bool) -> Any:
         rows, cols = self._spatial_axes()
         if images.shape[rows] is None or images.shape[cols] is None:
@@ -83,8 +86,8 @@ class RandomGaussianBlur(RandomImageAugmentation):
             )
         batch = ops.shape(images)[0]
         sigma = ops.add(self.uniform(batch, *self.sigma), 1e-6)
-        blurred = self._blur_axis(images, cols, self.kernel_size[0], sigma)
-        blurred = self._blur_axis(blurred, rows, self.kernel_size[1], sigma)
+        blurred = gaussian_along(images, cols, self.kernel_size[0], sigma)
+        blurred = gaussian_along(blurred, rows, self.kernel_size[1], sigma)
         blurred = ops.clip(blurred, self.value_range[0], self.value_range[1])
         return ops.where(self.applies(batch, self.factor), blurred, images)
 

@@ -53,8 +53,8 @@ class MaxNumBoundingBoxes(Layer):
                 "MaxNumBoundingBoxes: argument `fill_value` must be a number. "
                 f"Received: fill_value={fill_value!r}"
             )
-        self.max_number = int(max_number)
-        self.fill_value = value
+        self.max_number: int = int(max_number)
+        self.fill_value: float = value
         self.built = True
 
     def _boxes(self, boxes: dict[str, Any], batched: bool) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from lamina import ops, random
@@ -10,7 +11,9 @@ from lamina.layers.preprocessing.image._base import (
     factor_pair,
     one_of,
     probability_pair,
+    value_range_pair,
 )
+from lamina.layers.preprocessing.image.blur import gaussian_along
 
 _INTERPOLATIONS = ("nearest", "bilinear")
 
@@ -79,6 +82,103 @@ class RandomPerspective(RandomImageAugmentation):
                 "scale": self.scale,
                 "interpolation": self.interpolation,
                 "fill_value": self.fill_value,
+            }
+        )
+        return config
+
+
+_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+
+
+class RandomElasticTransform(RandomImageAugmentation):
+    """In training, warp some images (probability from `factor`) by a smooth random
+    displacement field: uniform noise in [-1, 1] per pixel and axis, smoothed by a gaussian
+    of standard deviation a tenth of the shorter side, scaled so its largest move is
+    ``s / 8`` of the shorter side (``s`` drawn per image from `scale`). Output pixels
+    sample the input at their displaced positions; the output is in the compute dtype,
+    clipped to `value_range`.
+
+    Args:
+        factor: the probability in [0, 1] (1: every image), or a pair to draw it from.
+        scale: the strength ``s`` in [0, 1]: a number draws from ``[0, s]``, a pair from
+            it.
+        interpolation: "nearest" or "bilinear".
+        fill_mode: constant, nearest, wrap, mirror or reflect (samples outside).
+        fill_value: the value outside when `fill_mode` is "constant".
+        value_range: the ``(low, high)`` range of the pixel values.
+        seed: an int seed for the layer's `SeedGenerator`.
+        data_format: "channels_last" or "channels_first" (default: the global setting).
+        **kwargs: base `Layer` arguments.
+
+    Example:
+        >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
+        >>> tuple(lamina.layers.RandomElasticTransform(seed=0)(images).shape)
+        (2, 8, 8, 3)
+    """
+
+    def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear",
+                 fill_mode: str = "reflect", fill_value: float = 0.0,
+                 value_range: Any = (0, 255), seed: int | None = None,
+                 data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        name = "RandomElasticTransform"
+        self.factor = probability_pair(name, factor)
+        self.scale = factor_pair(name, "scale", scale, (0.0, 1.0), symmetric=False)
+        self.interpolation = one_of(name, "interpolation", interpolation, _INTERPOLATIONS)
+        self.fill_mode = one_of(name, "fill_mode", fill_mode, _FILL_MODES)
+        self.fill_value = float(fill_value)
+        self.value_range = value_range_pair(name, value_range)
+
+    def field(self, batch: Any, h: int, w: int) -> Any:
+        """The ``(batch, h, w, 2)`` displacements ``(dy, dx)`` in pixels."""
+        noise = random.uniform((batch, h, w, 2), 0.0, 1.0, dtype="float32",
+                               seed=self.seed_generator)  # fmt: skip
+        noise = ops.subtract(ops.multiply(noise, 2.0), 1.0)
+        sigma_px = max(min(h, w) / 10.0, 0.5)
+        size = 2 * math.ceil(2 * sigma_px) + 1
+        sigma = ops.full((batch,), sigma_px, dtype="float32")
+        smooth = gaussian_along(gaussian_along(noise, 1, size, sigma), 2, size, sigma)
+        peak = ops.max(ops.abs(smooth), axis=(1, 2, 3), keepdims=True)
+        strength = ops.reshape(self.uniform(batch, *self.scale), (-1, 1, 1, 1))
+        reach = ops.multiply(strength, min(h, w) / 8.0)
+        return ops.multiply(ops.divide(smooth, ops.maximum(peak, 1e-6)), reach)
+
+    def transform(self, images: Any, training: bool) -> Any:
+        rows, cols = self._spatial_axes()
+        h, w = images.shape[rows], images.shape[cols]
+        if h is None or w is None:
+            raise ValueError(
+                "RandomElasticTransform: the inputs' height and width must be known. "
+                f"Received: inputs.shape={tuple(images.shape)}"
+            )
+        shape = ops.shape(images)
+        move = self.field(shape[0], int(h), int(w))
+        apply = self.applies(shape[0], self.factor)
+        move = ops.where(apply, move, ops.zeros_like(move))
+        grids = ops.meshgrid(*[ops.arange(n, dtype="float32") for n in shape], indexing="ij")
+        dy, dx = move[..., 0], move[..., 1]
+        channel_axis = 1 if self._channels_first else 3
+        dy, dx = ops.expand_dims(dy, channel_axis), ops.expand_dims(dx, channel_axis)
+        grids[rows] = ops.add(grids[rows], dy)
+        grids[cols] = ops.add(grids[cols], dx)
+        order = 0 if self.interpolation == "nearest" else 1
+        warped = ops.image.map_coordinates(
+            ops.cast(images, "float32"), ops.stack(grids), order, fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+        )  # fmt: skip
+        warped = ops.clip(warped, self.value_range[0], self.value_range[1])
+        return ops.cast(ops.where(apply, warped, images), images.dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        config.update(
+            {
+                "factor": list(self.factor),
+                "scale": list(self.scale),
+                "interpolation": self.interpolation,
+                "fill_mode": self.fill_mode,
+                "fill_value": self.fill_value,
+                "value_range": list(self.value_range),
             }
         )
         return config
