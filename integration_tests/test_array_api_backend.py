@@ -65,7 +65,7 @@ model = lamina.Model(inputs, layers.Dense(2, activation="softmax")(x))
 model.compile(loss="sparse_categorical_crossentropy", metrics=["accuracy"])
 images = rng.normal(size=(4, 6, 6, 2)).astype("float32")
 probs = model.predict(images, verbose=0)
-kernel, bias, dense, dense_bias = (np.asarray(lamina.ops.convert_to_numpy(w)) for w in model.weights)
+kernel, bias, dense, dense_bias = (lamina.ops.convert_to_numpy(w) for w in model.weights)
 windows = np.lib.stride_tricks.sliding_window_view(images, (3, 3), axis=(1, 2))
 conv = np.maximum(np.einsum("bhwcij,ijco->bhwo", windows, kernel) + bias, 0)
 logits = conv.mean(axis=(1, 2)) @ dense + dense_bias

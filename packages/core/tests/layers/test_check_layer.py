@@ -203,6 +203,7 @@ def test_state_outside_variables_breaks_stateless_call():
         check_layer(StatefulOutsideVariables, {}, (2, 4))
 
 
+@pytest.mark.half_precision
 def test_half_precision_variables_fail_mixed_precision():
     with pytest.raises(AssertionError, match=r"\[mixed precision\].*float16"):
         check_layer(Float64Weights, {}, (2, 4))

@@ -59,6 +59,7 @@ def test_bad_input_is_refused_on_every_call(check_count):
     assert not eager_memo._MEMO
 
 
+@pytest.mark.half_precision
 def test_floatx_is_part_of_the_signature():
     assert ops.dtype(ops.add(1.0, 2.0)) == "float32"
     lamina.config.set_floatx("float16")  # float64 needs x64 on JAX

@@ -237,6 +237,7 @@ def _ssim_ref(a, b, max_val, size, sigma, k1=0.01, k2=0.03):
     return (lum * cs).mean(axis=(1, 2, 3))
 
 
+@pytest.mark.half_precision
 def test_ssim_matches_reference_and_promotes():
     other = np.clip(IMGS + RNG.normal(scale=0.1, size=IMGS.shape), 0, 1).astype("float32")
     want = _ssim_ref(IMGS, other, 1.0, 5, 1.5)
@@ -332,6 +333,7 @@ def test_extract_patches_spec_and_errors():
         image.extract_patches_3d(np.ones((1, 4, 4, 4, 1)), (2, 2))
 
 
+@pytest.mark.half_precision
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_half_precision_keeps_its_dtype(dtype):
     x = ops.cast(IMGS, dtype)

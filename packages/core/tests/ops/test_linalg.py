@@ -276,7 +276,9 @@ def test_solvers_symbolic_promotion():
     [ops.det, ops.inv, lambda x: ops.linalg.slogdet(x)[1], ops.pinv, ops.norm],
     ids=["det", "inv", "slogdet", "pinv", "norm"],
 )
-@pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
+@pytest.mark.parametrize(
+    "dtype", ["int32", pytest.param("float16", marks=pytest.mark.half_precision), "float32"]
+)
 def test_eager_dtypes(fn, dtype):
     x = (np.eye(3) * 2 + 1).astype(dtype)
     expected = "float32" if dtype == "int32" else dtype
@@ -284,6 +286,7 @@ def test_eager_dtypes(fn, dtype):
     assert ops.dtype(ops.solve(x, np.ones(3, "float32"))) == ("float32")
 
 
+@pytest.mark.half_precision
 def test_half_precision_computes_in_float32():
     x = SPD[0].astype("float16")
     out = ops.inv(x)

@@ -14,6 +14,7 @@ from lamina import layers, ops
 from lamina.testing import assert_allclose
 
 HALF = ["bfloat16", "float16"]
+pytestmark = pytest.mark.half_precision
 RNG = np.random.default_rng(4)
 
 

@@ -26,6 +26,7 @@ def test_moments_matches_numpy(axes, keepdims):
     assert_allclose(var, X64.var(axis=np_axes, keepdims=keepdims), loose=2)
 
 
+@pytest.mark.half_precision
 def test_moments_dtypes_and_spec():
     mean, var = ops.moments(np.arange(6, dtype="int32"), axes=0)
     assert ops.dtype(mean) == "float32"
@@ -51,6 +52,7 @@ def test_batch_normalization_matches_numpy():
     assert_allclose(plain, (X64 - mean[0]) / np.sqrt(2.0), loose=2)
 
 
+@pytest.mark.half_precision
 def test_batch_normalization_promotes_and_spec():
     x = X.astype("float16")
     stats = np.ones((3,), "float32")
@@ -88,6 +90,7 @@ def test_layer_normalization_matches_numpy():
     assert_allclose(got, _layer_norm(X64, (0, 1), 1e-3, full), loose=5)
 
 
+@pytest.mark.half_precision
 def test_layer_normalization_half_and_spec():
     half = ops.layer_normalization(X.astype("float16"), epsilon=1e-3)
     assert ops.dtype(half) == "float16"

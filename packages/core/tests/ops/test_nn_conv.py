@@ -341,7 +341,12 @@ def test_symbolic_output_shapes(fn, shape, expected):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("float16", "float32"), ("int8", "float16"), ("int32", "int32"), ("uint8", "bool")],
+    [
+        ("float16", "float32"),
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        ("int32", "int32"),
+        ("uint8", "bool"),
+    ],
 )
 def test_conv_promotes_inputs(a, b):
     expected = dtypes.result_type(a, b)

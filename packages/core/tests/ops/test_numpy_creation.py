@@ -89,7 +89,11 @@ EAGER = [
 ]
 
 
-@pytest.mark.parametrize(("name", "fn", "ref", "dtype"), EAGER, ids=[c[0] for c in EAGER])
+@pytest.mark.parametrize(
+    ("name", "fn", "ref", "dtype"),
+    [pytest.param(*c, marks=pytest.mark.half_precision) if c[3] == "float16" else c for c in EAGER],
+    ids=[c[0] for c in EAGER],
+)
 def test_creation_matches_numpy(name, fn, ref, dtype):
     out = fn()
     expected = np.asarray(ref())
@@ -122,7 +126,14 @@ def test_meshgrid_matches_numpy(indexing):
         assert ops.dtype(out) == "int32"
 
 
-@pytest.mark.parametrize(("a", "b"), [("int8", "float16"), ("uint8", "int8"), ("int32", "float32")])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        ("uint8", "int8"),
+        ("int32", "float32"),
+    ],
+)
 def test_meshgrid_promotes_by_the_shared_lattice(a, b):
     expected = dtypes.result_type(a, b)
     outs = ops.meshgrid(np.ones(2, a), np.ones(3, b))
@@ -132,7 +143,12 @@ def test_meshgrid_promotes_by_the_shared_lattice(a, b):
 
 
 @pytest.mark.parametrize(
-    ("a", "b"), [("float16", "float16"), ("int8", "float16"), ("int32", "bfloat16")]
+    ("a", "b"),
+    [
+        pytest.param("float16", "float16", marks=pytest.mark.half_precision),
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        pytest.param("int32", "bfloat16", marks=pytest.mark.half_precision),
+    ],
 )
 def test_linspace_promotes_by_the_shared_lattice(a, b):
     expected = dtypes.result_type(a, b, 1.0)

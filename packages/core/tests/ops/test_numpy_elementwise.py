@@ -14,7 +14,12 @@ from lamina.ops import dtypes
 from lamina.testing import assert_allclose
 
 RNG = np.random.default_rng(0)
-PAIRS = [("int8", "float16"), ("uint8", "int8"), ("int32", "float32"), ("bool", "int16")]
+PAIRS = [
+    pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+    ("uint8", "int8"),
+    ("int32", "float32"),
+    ("bool", "int16"),
+]
 
 
 def _data(domain: str, shape: tuple[int, ...] = (2, 3), dtype: str = "float32") -> np.ndarray:
@@ -77,6 +82,7 @@ def test_float_unary_matches_numpy(name, ref, domain, cplx):
     assert_allclose(out, ref(ints.astype("float32")))
 
 
+@pytest.mark.half_precision
 @pytest.mark.parametrize(("name", "ref", "domain", "cplx"), FLOAT_UNARY, ids=FLOAT_UNARY_NAMES)
 def test_float_unary_keeps_half_precision(name, ref, domain, cplx):
     x = _data(domain, (5,), "float16")
@@ -207,8 +213,13 @@ def test_real_only_binary_rejects_complex(name):
 
 
 def test_python_scalars_are_weak():
-    assert ops.dtype(ops.add(np.ones((2,), "float16"), 1.0)) == "float16"
     assert ops.dtype(ops.multiply(np.ones((2,), "int8"), 3)) == "int8"
+    assert ops.dtype(ops.add(np.ones((2,), "float32"), 1.0)) == "float32"
+
+
+@pytest.mark.half_precision
+def test_python_scalars_keep_half_precision():
+    assert ops.dtype(ops.add(np.ones((2,), "float16"), 1.0)) == "float16"
     assert ops.dtype(ops.divide(np.ones((2,), "float16"), 2)) == "float16"
 
 
@@ -255,6 +266,7 @@ def test_special_values_of_float_binaries():
         assert_allclose(ops.hypot(np.float32(3e30), np.float32(4e30)), 5e30)
 
 
+@pytest.mark.half_precision
 def test_nextafter_half_precision_steps_one_ulp():
     x = np.array([1.0, -1.0, 0.0, 0.0, 2.0], "float16")
     y = np.array([2.0, -2.0, 1.0, -1.0, 2.0], "float16")
@@ -297,7 +309,9 @@ SAME_UNARY_NAMES = [row[0] for row in SAME_UNARY]
 
 
 @pytest.mark.parametrize(("name", "ref"), SAME_UNARY, ids=SAME_UNARY_NAMES)
-@pytest.mark.parametrize("dtype", ["float32", "int32", "int8", "float16"])
+@pytest.mark.parametrize(
+    "dtype", ["float32", "int32", "int8", pytest.param("float16", marks=pytest.mark.half_precision)]
+)
 def test_same_dtype_unary_matches_numpy(name, ref, dtype):
     op = getattr(ops, name)
     x = np.array([[-2.5, 0.0, 1.5], [3.7, -0.4, 2.0]]).astype(dtype)

@@ -10,7 +10,12 @@ from lamina import ops
 from lamina.ops import dtypes
 from lamina.testing import assert_allclose
 
-PAIRS = [("int8", "float16"), ("uint8", "int8"), ("int32", "float32"), ("bool", "int16")]
+PAIRS = [
+    pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+    ("uint8", "int8"),
+    ("int32", "float32"),
+    ("bool", "int16"),
+]
 SPECIAL = np.array([-np.inf, -2.5, -0.0, 0.0, 1.0, np.inf, np.nan], "float32")
 
 COMPARISONS = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
@@ -84,7 +89,7 @@ PREDICATES = ["isfinite", "isinf", "isnan", "isneginf", "isposinf", "signbit", "
 @pytest.mark.parametrize("name", PREDICATES)
 def test_predicates_match_numpy(name):
     op, ref = getattr(ops, name), getattr(np, name)
-    for x in (SPECIAL, SPECIAL.astype("float16"), np.array([-3, 0, 7], "int32")):
+    for x in (SPECIAL, np.array([-3, 0, 7], "int32")):
         out = op(x)
         assert ops.dtype(out) == "bool"
         assert_allclose(out, ref(x))
@@ -93,6 +98,15 @@ def test_predicates_match_numpy(name):
     assert (spec.shape, spec.dtype) == ((None, 2), "bool")
     with pytest.raises(TypeError, match=f"`{name}`"):
         op(lamina.KerasTensor((2,), "string"))
+
+
+@pytest.mark.half_precision
+@pytest.mark.parametrize("name", PREDICATES)
+def test_predicates_on_half_precision(name):
+    x = SPECIAL.astype("float16")
+    out = getattr(ops, name)(x)
+    assert ops.dtype(out) == "bool"
+    assert_allclose(out, getattr(np, name)(x))
 
 
 @pytest.mark.parametrize("name", ["isfinite", "isinf", "isnan", "isreal"])
@@ -246,11 +260,15 @@ def test_round():
     assert_allclose(ops.round(u, -1), np.round(u, -1))
     assert_allclose(ops.round(ints, 2), ints)
     assert ops.dtype(ops.round(ints, -1)) == "int32"
-    half = x.astype("float16")
-    assert_allclose(ops.round(half, 1), np.round(half, 1))
     assert ops.round(lamina.KerasTensor((None,), "bfloat16"), 2).dtype == "bfloat16"
     with pytest.raises(TypeError, match=r"`round`.*decimals"):
         ops.round(x, 1.5)
+
+
+@pytest.mark.half_precision
+def test_round_half_precision():
+    half = np.array([0.5, 1.5, 2.5, -0.5, 2.567, -1.234, 123.456], "float16")
+    assert_allclose(ops.round(half, 1), np.round(half, 1))
 
 
 def test_nan_to_num():
@@ -258,15 +276,19 @@ def test_nan_to_num():
     assert_allclose(ops.nan_to_num(x), np.nan_to_num(x))
     kw = {"nan": -1.0, "posinf": 9.0, "neginf": -9.0}
     assert_allclose(ops.nan_to_num(x, **kw), np.nan_to_num(x, **kw))
-    half = x.astype("float16")
-    out = ops.nan_to_num(half, posinf=100.0)
-    assert ops.dtype(out) == "float16"
-    assert_allclose(out, np.nan_to_num(half, posinf=100.0))
     assert_allclose(ops.nan_to_num(np.array([1, 2], "int32")), [1, 2])
     spec = ops.nan_to_num(lamina.KerasTensor((None, 2), "float16"))
     assert (spec.shape, spec.dtype) == ((None, 2), "float16")
     with pytest.raises(TypeError, match=r"`nan_to_num`.*posinf"):
         ops.nan_to_num(x, posinf="big")
+
+
+@pytest.mark.half_precision
+def test_nan_to_num_half_precision():
+    half = np.array([np.nan, np.inf, -np.inf, 1.5], "float16")
+    out = ops.nan_to_num(half, posinf=100.0)
+    assert ops.dtype(out) == "float16"
+    assert_allclose(out, np.nan_to_num(half, posinf=100.0))
 
 
 def test_symbolic_operators_record_the_ops():

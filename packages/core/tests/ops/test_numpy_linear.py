@@ -192,7 +192,12 @@ def test_unary_symbolic_specs(fn, shape, dtype, eshape, edtype):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("int8", "float16"), ("uint8", "int8"), ("int32", "float32"), ("float16", "float32")],
+    [
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        ("uint8", "int8"),
+        ("int32", "float32"),
+        ("float16", "float32"),
+    ],
 )
 @pytest.mark.parametrize(
     "op",

@@ -85,7 +85,13 @@ def test_average_matches_numpy(axis):
 
 
 @pytest.mark.parametrize(
-    ("a", "b"), [("int32", "float16"), ("float16", "float32"), ("int8", "int32"), ("bool", "int8")]
+    ("a", "b"),
+    [
+        pytest.param("int32", "float16", marks=pytest.mark.half_precision),
+        ("float16", "float32"),
+        ("int8", "int32"),
+        ("bool", "int8"),
+    ],
 )
 def test_average_promotes_by_the_shared_lattice(a, b):
     x = np.ones((2, 3), a)
@@ -288,6 +294,7 @@ def test_allclose_matches_numpy(x1, x2, kwargs):
     assert bool(_np(out)) == np.allclose(a, b, **kwargs)
 
 
+@pytest.mark.half_precision
 def test_allclose_promotes_spec_and_errors():
     ints = np.array([1, 2], "int32")
     assert bool(_np(ops.allclose(ints, np.array([1.0, 2.0], "float16"))))

@@ -232,7 +232,14 @@ JOINS = [
 
 
 @pytest.mark.parametrize("join", JOINS)
-@pytest.mark.parametrize(("a", "b"), [("int8", "float16"), ("uint8", "int8"), ("bool", "int32")])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        ("uint8", "int8"),
+        ("bool", "int32"),
+    ],
+)
 def test_joins_promote_by_the_shared_lattice(join, a, b):
     expected = dtypes.result_type(a, b)
     assert ops.dtype(join(np.ones((2, 3), a), np.ones((2, 3), b))) == expected

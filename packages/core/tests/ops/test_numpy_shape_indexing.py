@@ -146,7 +146,14 @@ def test_where_select_dtypes():
     assert ops.dtype(ops.select([M < 3], [np.ones(4, "int8")], 0)) == "int8"
 
 
-@pytest.mark.parametrize(("a", "b"), [("int8", "float16"), ("uint8", "int8"), ("bool", "int16")])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        pytest.param("int8", "float16", marks=pytest.mark.half_precision),
+        ("uint8", "int8"),
+        ("bool", "int16"),
+    ],
+)
 def test_where_and_select_promote_by_the_shared_lattice(a, b):
     expected = dtypes.result_type(a, b)
     cond = np.array([True, False])

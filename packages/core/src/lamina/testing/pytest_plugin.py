@@ -15,6 +15,7 @@ import pytest
 import lamina
 from lamina.backend import Capability
 from lamina.backend.registry import current, installed_backends
+from lamina.testing.layer_test import holds_half_precision
 
 NULL_TIER = not installed_backends()
 """No backend installed: only the backend-free tests (tests/null) can run."""
@@ -51,7 +52,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if NULL_TIER:
         return
     backend = current()
+    half = holds_half_precision()
     for item in items:
+        if not half and item.get_closest_marker("half_precision") is not None:
+            item.add_marker(
+                pytest.mark.skip(reason=f"backend {backend.name!r} has no float16/bfloat16 tensors")
+            )
         for marker in item.iter_markers(name="requires"):
             capability: Capability = marker.args[0]
             if not backend.supports(capability):

@@ -247,6 +247,7 @@ def test_reversible_embedding_reverse(tie_weights):
     assert tuple(sym.shape) == (None, 3, 10)
 
 
+@pytest.mark.half_precision
 def test_reversible_embedding_config_and_mixed_reverse_dtype():
     layer = ReversibleEmbedding(
         8, 4, tie_weights=False, reverse_dtype="float32", mask_zero=True, dtype="mixed_float16"

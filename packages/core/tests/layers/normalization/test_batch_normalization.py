@@ -129,6 +129,7 @@ def test_mask_excludes_entries_from_batch_statistics():
     assert_allclose(out, reference(X, mean, var), loose=10)
 
 
+@pytest.mark.half_precision
 def test_mixed_precision_keeps_float32_statistics():
     layer = BatchNormalization(dtype="mixed_float16", momentum=0.0)
     out = layer(X, training=True)

@@ -90,6 +90,7 @@ def test_layer_norm_same_in_training_and_inference():
     assert_allclose(layer(X, training=True), expected)
 
 
+@pytest.mark.half_precision
 def test_layer_norm_float16_is_accurate():
     layer = LayerNormalization(dtype="float16")
     out = layer(X.astype("float16"))
