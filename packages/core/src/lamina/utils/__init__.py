@@ -19,6 +19,7 @@ from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack_x_y
 from lamina.utils.audio_dataset import audio_dataset_from_directory as audio_dataset_from_directory
 from lamina.utils.dataset_utils import get_source_inputs as get_source_inputs
 from lamina.utils.dataset_utils import split_dataset as split_dataset
+from lamina.utils.file_utils import get_file as get_file
 from lamina.utils.image_dataset import image_dataset_from_directory as image_dataset_from_directory
 from lamina.utils.image_utils import array_to_img as array_to_img
 from lamina.utils.image_utils import img_to_array as img_to_array
@@ -54,6 +55,7 @@ __all__ = [
     "get_custom_objects",
     "get_registered_name",
     "get_registered_object",
+    "get_file",
     "get_source_inputs",
     "image_dataset_from_directory",
     "img_to_array",
