@@ -26,6 +26,9 @@ backend: Backend = ModuleBackend(
     variable_class=ArrayApiVariable,
     layer_mixin=ArrayApiLayerMixin,
     trainer_mixin=ArrayApiTrainer,
+    # The protocol version this adapter was written against (not the installed core's):
+    # a core with another major version refuses it with a clear error.
+    api_version=(1, 0),
 )
 
 __all__ = ["__version__", "backend"]
