@@ -21,7 +21,9 @@ def make_model(initializer: Any = None) -> Any:
         [
             lamina.Input((5,)),
             lamina.layers.Dense(
-                8, activation="tanh", name="hidden",
+                8,
+                activation="tanh",
+                name="hidden",
                 kernel_initializer=initializer or glorot(seed=1),
             ),
             lamina.layers.Dense(3, name="head", kernel_initializer=glorot(seed=2)),

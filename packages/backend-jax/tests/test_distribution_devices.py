@@ -27,7 +27,10 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("weights")
     try:
         done = subprocess.run(
-            [sys.executable, str(JOB), str(folder)], env=env, capture_output=True, text=True,
+            [sys.executable, str(JOB), str(folder)],
+            env=env,
+            capture_output=True,
+            text=True,
             timeout=240,
         )
     except subprocess.TimeoutExpired:
@@ -35,7 +38,7 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if done.returncode != 0:
         pytest.fail(f"the four-device job failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
     line = next(s for s in done.stdout.splitlines() if s.startswith("RESULT "))
-    out: dict[str, Any] = json.loads(line[len("RESULT "):])
+    out: dict[str, Any] = json.loads(line[len("RESULT ") :])
     return out
 
 
@@ -94,8 +97,10 @@ def test_weights_move_between_layouts(result: dict[str, Any]) -> None:
     # Saved from one device, loaded into a model split 2x2: split as the map says.
     assert result["loaded_into_shards"] == [[5, 4]]
     single, sharded = result["single"], result["model_parallel"]
-    np.testing.assert_allclose(result["loaded_into_shards_predict"], single["predict"],
-                               atol=TOL, rtol=0)
+    np.testing.assert_allclose(
+        result["loaded_into_shards_predict"], single["predict"], atol=TOL, rtol=0
+    )
     # Saved from the split model, loaded on one device: the same predictions.
-    np.testing.assert_allclose(result["loaded_unsharded_predict"], sharded["predict"],
-                               atol=TOL, rtol=0)
+    np.testing.assert_allclose(
+        result["loaded_unsharded_predict"], sharded["predict"], atol=TOL, rtol=0
+    )

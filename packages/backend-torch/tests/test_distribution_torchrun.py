@@ -39,17 +39,25 @@ def test_torchrun_replicas_start_from_process_0_and_train_like_one() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAMINA_DISTRIBUTION_")}
     env.update(LAMINA_BACKEND="torch", LAMINA_DISTRIBUTION_TIMEOUT="120", OMP_NUM_THREADS="1")
     command = [
-        sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2",
-        "--master_addr", "127.0.0.1", "--master_port", str(port), str(JOB), "perturb",
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc_per_node",
+        "2",
+        "--master_addr",
+        "127.0.0.1",
+        "--master_port",
+        str(port),
+        str(JOB),
+        "perturb",
     ]
     try:
-        done = subprocess.run(command, env=env, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         pytest.fail(f"torchrun did not finish within {TIMEOUT} s")
     assert done.returncode == 0, f"{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
     line = next(s for s in done.stdout.splitlines() if s.startswith("RESULT "))
-    result = json.loads(line[len("RESULT "):])
+    result = json.loads(line[len("RESULT ") :])
     assert result["devices"] == 2
     for got, want in zip(result["weights"], _job_module().reference()[0], strict=True):
         np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)

@@ -127,7 +127,7 @@ def sync_replicas(model: Any) -> None:
     with torch.no_grad():
         for bucket in _buckets(tensors):
             flat = torch.cat([t.reshape(-1) for t in bucket])
-            dist.broadcast(flat, src=0)
+            _collective("weight broadcast", dist.broadcast, flat, src=0)
             _unflatten_into(flat, bucket)
 
 
@@ -140,10 +140,23 @@ def average_gradients(grads: list[Any], variables: list[Any]) -> list[Any]:
     with torch.no_grad():
         for bucket in _buckets(filled):
             flat = torch.cat([t.reshape(-1) for t in bucket])
-            dist.all_reduce(flat, op=dist.ReduceOp.SUM)
+            _collective("gradient all-reduce", dist.all_reduce, flat, op=dist.ReduceOp.SUM)
             flat.div_(count)
             _unflatten_into(flat, bucket)
     return [f if g is not None else None for f, g in zip(filled, grads)]
+
+
+def _collective(what: str, run: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    """Run a collective; a peer that died or hung becomes one clear error, not a hang
+    (gloo and NCCL fail a collective whose peer is gone, or after the group's timeout)."""
+    try:
+        run(*args, **kwargs)
+    except RuntimeError as error:  # torch.distributed.DistBackendError is one
+        raise RuntimeError(
+            f"DataParallel: the {what} over the job's {num_processes()} processes failed in "
+            f"process {process_id()}: another process stopped or cannot be reached. Restart "
+            f"the job (`BackupAndRestore` resumes it from its last epoch). Cause: {error}"
+        ) from error
 
 
 def _buckets(tensors: list[Any]) -> list[list[Any]]:
@@ -179,17 +192,16 @@ def across_replicas(model: Any, results: Callable[[], dict[str, Any]]) -> dict[s
         summed = [t for v, t in zip(variables, tensors) if v.aggregation in ("sum", "mean")]
         for bucket in _buckets(summed):
             flat = torch.cat([t.reshape(-1) for t in bucket])
-            dist.all_reduce(flat, op=dist.ReduceOp.SUM)
+            _collective("metric all-reduce", dist.all_reduce, flat, op=dist.ReduceOp.SUM)
             _unflatten_into(flat, bucket)
         for v, t in zip(variables, tensors):
             if v.aggregation == "mean":
                 t.copy_(t / count)
             elif v.aggregation == "only_first_replica":
-                dist.broadcast(t, src=0)
+                _collective("metric broadcast", dist.broadcast, t, src=0)
     try:
         out = results()
-        return {k: r.detach().clone() if isinstance(r, torch.Tensor) else r
-                for k, r in out.items()}
+        return {k: r.detach().clone() if isinstance(r, torch.Tensor) else r for k, r in out.items()}
     finally:
         with torch.no_grad():
             for t, s in zip(tensors, saved):

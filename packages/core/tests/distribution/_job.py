@@ -9,6 +9,7 @@ one process over the whole batches, are the reference (`reference`).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -30,8 +31,10 @@ def local_rows(rank: int, processes: int) -> np.ndarray[Any, Any]:
     """This process's rows of each global batch (its slice of each, in batch order)."""
     per = GLOBAL_BATCH // processes
     return np.concatenate(
-        [np.arange(s * GLOBAL_BATCH + rank * per, s * GLOBAL_BATCH + (rank + 1) * per)
-         for s in range(STEPS)]
+        [
+            np.arange(s * GLOBAL_BATCH + rank * per, s * GLOBAL_BATCH + (rank + 1) * per)
+            for s in range(STEPS)
+        ]
     )
 
 
@@ -56,8 +59,7 @@ def reference() -> tuple[list[np.ndarray[Any, Any]], list[float], list[float]]:
     """Weights, the loss per epoch and `evaluate`'s [loss, mae] of one process."""
     x, y = data()
     model = make_model()
-    history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False,
-                        verbose=0)
+    history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
     scores = model.evaluate(x, y, batch_size=GLOBAL_BATCH, verbose=0)
     return [np.asarray(w) for w in model.get_weights()], history.history["loss"], scores
 
@@ -72,14 +74,25 @@ def main() -> None:
     perturb = 0.5 * rank if "perturb" in sys.argv[1:] else 0.0
     x, y = data()
     rows = local_rows(rank, processes)
+    callbacks = []
+    if "die" in sys.argv[1:] and rank == processes - 1:
+        # The last process dies at its second batch: the others must stop, not hang.
+        stop = lamina.callbacks.LambdaCallback(
+            on_train_batch_begin=lambda step, logs: os._exit(3) if step == 1 else None
+        )
+        callbacks.append(stop)
     with lamina.distribution.DataParallel().scope():
         model = make_model(perturb)
         history = model.fit(
-            x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, epochs=EPOCHS,
-            shuffle=False, verbose=0,
+            x[rows],
+            y[rows],
+            batch_size=GLOBAL_BATCH // processes,
+            epochs=EPOCHS,
+            shuffle=False,
+            verbose=0,
+            callbacks=callbacks,
         )
-        scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes,
-                                verbose=0)
+        scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
     if rank == 0:
         out = {
             "devices": lamina.distribution.get_device_count(),

@@ -77,8 +77,11 @@ def test_layout_map_exact_key_then_one_regex() -> None:
     assert layout_map.get("dense/bias", "replicated") == "replicated"
     # Tuples and mesh-less layouts take the map's mesh.
     assert layout_map["dense/kernel"].device_mesh == mesh_2x4()
-    assert len(layout_map) == 3 and list(layout_map) == ["dense.*kernel", "dense_1/kernel",
-                                                         "conv.*"]
+    assert len(layout_map) == 3 and list(layout_map) == [
+        "dense.*kernel",
+        "dense_1/kernel",
+        "conv.*",
+    ]
     del layout_map["conv.*"]
     assert layout_map["conv2d/kernel"] is None
 

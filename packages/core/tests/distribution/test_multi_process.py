@@ -27,8 +27,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run_job(*args: str, processes: int = 2) -> dict[str, Any]:
-    """Start `processes` copies of `_job.py` as one job; process 0's result."""
+def start_job(*args: str, processes: int = 2, timeout: float = TIMEOUT) -> list[tuple[int, str]]:
+    """Run `processes` copies of `_job.py` as one job: each one's exit code and output."""
     port = _free_port()
     procs = []
     for rank in range(processes):
@@ -38,7 +38,7 @@ def run_job(*args: str, processes: int = 2) -> dict[str, Any]:
             LAMINA_DISTRIBUTION_JOB_ADDRESSES=f"127.0.0.1:{port}",
             LAMINA_DISTRIBUTION_NUM_PROCESSES=str(processes),
             LAMINA_DISTRIBUTION_PROCESS_ID=str(rank),
-            LAMINA_DISTRIBUTION_TIMEOUT="120",
+            LAMINA_DISTRIBUTION_TIMEOUT="60",
             OMP_NUM_THREADS="1",
         )
         procs.append(
@@ -53,20 +53,25 @@ def run_job(*args: str, processes: int = 2) -> dict[str, Any]:
     outputs = []
     try:
         for p in procs:
-            outputs.append(p.communicate(timeout=TIMEOUT)[0])
+            outputs.append(p.communicate(timeout=timeout)[0])
     except subprocess.TimeoutExpired:
         for p in procs:
             p.kill()
-        pytest.fail(f"the {processes}-process job did not finish within {TIMEOUT} s")
-    failed = [(i, p.returncode, out) for i, (p, out) in enumerate(zip(procs, outputs))
-              if p.returncode != 0]
+        pytest.fail(f"the {processes}-process job did not finish within {timeout} s")
+    return [(p.returncode, out) for p, out in zip(procs, outputs)]
+
+
+def run_job(*args: str, processes: int = 2) -> dict[str, Any]:
+    """Start `processes` copies of `_job.py` as one job; process 0's result."""
+    done = start_job(*args, processes=processes)
+    failed = [(i, rc, out) for i, (rc, out) in enumerate(done) if rc != 0]
     if failed:
         text = "\n".join(out[-3000:] for _, _, out in failed)
         if "UNIMPLEMENTED" in text and "collective" in text.lower():
             pytest.skip("this jax build cannot run multi-process CPU collectives")
         pytest.fail(f"job processes {[(i, rc) for i, rc, _ in failed]} failed:\n{text}")
-    line = next(s for s in outputs[0].splitlines() if s.startswith("RESULT "))
-    result: dict[str, Any] = json.loads(line[len("RESULT "):])
+    line = next(s for s in done[0][1].splitlines() if s.startswith("RESULT "))
+    result: dict[str, Any] = json.loads(line[len("RESULT ") :])
     return result
 
 

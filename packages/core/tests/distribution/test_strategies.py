@@ -79,8 +79,11 @@ def test_model_parallel_refuses_bad_arguments() -> None:
 
 
 def test_set_distribution_and_scope_on_each_backend() -> None:
-    strategy = dist.DataParallel(devices=dist.list_devices()[:1]) if runs(
-        "DataParallel") else dist.DataParallel(devices=DEVICES[:1])
+    strategy = (
+        dist.DataParallel(devices=dist.list_devices()[:1])
+        if runs("DataParallel")
+        else dist.DataParallel(devices=DEVICES[:1])
+    )
     if not runs("DataParallel"):
         with pytest.raises(RuntimeError, match="Backends that distribute: jax, torch"):
             dist.set_distribution(strategy)
@@ -139,8 +142,9 @@ def test_distribute_tensor_on_one_device() -> None:
     layout = dist.TensorLayout(("batch", None), dist.DeviceMesh((1,), ("batch",), DEVICES[:1]))
     assert dist.distribute_tensor(symbolic, layout) is symbolic
     with pytest.raises(ValueError, match="rank 2"):
-        dist.distribute_tensor(lamina.ops.convert_to_tensor(x), dist.TensorLayout(
-            ("batch",), layout.device_mesh))
+        dist.distribute_tensor(
+            lamina.ops.convert_to_tensor(x), dist.TensorLayout(("batch",), layout.device_mesh)
+        )
     with pytest.raises(ValueError, match="with a `device_mesh`"):
         dist.distribute_tensor(x, dist.TensorLayout(("batch", None)))
     if current().distribution is None:
@@ -148,8 +152,9 @@ def test_distribute_tensor_on_one_device() -> None:
             dist.distribute_tensor(lamina.ops.convert_to_tensor(x), layout)
         return
     mesh = dist.DeviceMesh((1,), ("batch",), dist.list_devices()[:1])
-    out = dist.distribute_tensor(lamina.ops.convert_to_tensor(x), dist.TensorLayout(
-        ("batch", None), mesh))
+    out = dist.distribute_tensor(
+        lamina.ops.convert_to_tensor(x), dist.TensorLayout(("batch", None), mesh)
+    )
     np.testing.assert_array_equal(lamina.ops.convert_to_numpy(out), x)
 
 

@@ -126,8 +126,9 @@ def initialize(
             f"several). Received: job_addresses={job_addresses!r}"
         )
     for name, value, low in (("num_processes", num_processes, 1), ("process_id", process_id, 0)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < low):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < low
+        ):
             raise ValueError(
                 f"Argument `{name}` must be an int >= {low}. Received: {name}={value!r}"
             )

@@ -47,11 +47,8 @@ class DeviceMesh:
                 f"Received: shape={shape!r}, axis_names={axis_names!r}"
             )
         shape = tuple(shape)
-        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1
-               for d in shape):
-            raise ValueError(
-                f"Argument `shape` must hold positive ints. Received: shape={shape!r}"
-            )
+        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in shape):
+            raise ValueError(f"Argument `shape` must hold positive ints. Received: shape={shape!r}")
         if isinstance(axis_names, str) or not all(isinstance(a, str) for a in axis_names):
             raise ValueError(
                 "Argument `axis_names` must be a sequence of strings. "

@@ -227,9 +227,7 @@ class ModelParallel(Distribution):
 
 def _check_supported(value: Distribution) -> None:
     strategies = engine(type(value).__name__).strategies()
-    kind = next(
-        (c.__name__ for c in type(value).__mro__ if c.__name__ in STRATEGY_BACKENDS), None
-    )
+    kind = next((c.__name__ for c in type(value).__mro__ if c.__name__ in STRATEGY_BACKENDS), None)
     if kind is not None and kind not in strategies:
         from lamina.ops.dispatch import backend
 
