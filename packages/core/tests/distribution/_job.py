@@ -55,13 +55,20 @@ def make_model(perturb: float = 0.0) -> Any:
     return model
 
 
-def reference() -> tuple[list[np.ndarray[Any, Any]], list[float], list[float]]:
-    """Weights, the loss per epoch and `evaluate`'s [loss, mae] of one process."""
+def reference() -> tuple[list[np.ndarray[Any, Any]], list[float], list[float], Any]:
+    """Weights, the loss per epoch, `evaluate`'s [loss, mae] and the predictions of one
+    process."""
     x, y = data()
     model = make_model()
     history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
     scores = model.evaluate(x, y, batch_size=GLOBAL_BATCH, verbose=0)
-    return [np.asarray(w) for w in model.get_weights()], history.history["loss"], scores
+    predictions = model.predict(x, batch_size=GLOBAL_BATCH, verbose=0)
+    return (
+        [np.asarray(w) for w in model.get_weights()],
+        history.history["loss"],
+        scores,
+        predictions,
+    )
 
 
 def main() -> None:
@@ -93,12 +100,16 @@ def main() -> None:
             callbacks=callbacks,
         )
         scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
+        # Each process gets the predictions of its own rows.
+        predictions = model.predict(x[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
     if rank == 0:
         out = {
             "devices": lamina.distribution.get_device_count(),
             "weights": [np.asarray(w).tolist() for w in model.get_weights()],
             "loss": history.history["loss"],
             "evaluate": scores,
+            "predict_rows": rows.tolist(),
+            "predict": np.asarray(predictions).tolist(),
         }
         print("RESULT " + json.dumps(out), flush=True)
 

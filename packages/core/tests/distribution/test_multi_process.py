@@ -88,7 +88,7 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
         import _job
     finally:
         sys.path.remove(str(JOB.parent))
-    weights, losses, scores = _job.reference()
+    weights, losses, scores, predictions = _job.reference()
     result = run_job()
     assert result["devices"] == 2
     for got, want in zip(result["weights"], weights, strict=True):
@@ -96,3 +96,5 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
     # The logs cover both processes' rows: the loss and metrics of the whole batches.
     np.testing.assert_allclose(result["loss"], losses, atol=1e-5, rtol=0)
     np.testing.assert_allclose(result["evaluate"], scores, atol=1e-5, rtol=0)
+    rows = np.asarray(result["predict_rows"])
+    np.testing.assert_allclose(result["predict"], predictions[rows], atol=1e-5, rtol=0)
