@@ -22,6 +22,7 @@ GUIDE_PAGES = {
     "guides/recurrent-and-attention.md": True,
     "guides/preprocessing.md": True,
     "guides/performance.md": True,
+    "guides/distribution.md": False,
 }
 
 
