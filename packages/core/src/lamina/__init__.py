@@ -10,6 +10,7 @@ from lamina import backend as backend
 from lamina import callbacks as callbacks
 from lamina import config as config
 from lamina import constraints as constraints
+from lamina import datasets as datasets
 from lamina import distribution as distribution
 from lamina import dtype_policies as dtype_policies
 from lamina import export as export
@@ -87,6 +88,7 @@ __all__ = [
     "callbacks",
     "config",
     "constraints",
+    "datasets",
     "device",
     "dtype_policies",
     "distribution",
