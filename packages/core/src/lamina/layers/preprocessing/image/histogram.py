@@ -22,11 +22,14 @@ def channel_histograms(bins_of: Any, bins: int) -> tuple[Any, Any]:
     image = ops.reshape(ops.arange(batch, dtype="int32"), (-1, 1, 1, 1))
     channel = ops.reshape(ops.arange(channels, dtype="int32"), (1, 1, 1, -1))
     flat = ops.add(ops.multiply(ops.add(ops.multiply(image, channels), channel), bins), bins_of)
-    counts = ops.segment_sum(
-        ops.ones_like(ops.reshape(flat, (-1,)), dtype="float32"), ops.reshape(flat, (-1,)),
-        num_segments=batch * channels * bins,
-    )  # fmt: skip
-    return ops.reshape(counts, (batch, channels, bins)), flat
+    total = batch * channels * bins
+    if isinstance(total, int):  # static sizes (JAX's jit needs them): one segment sum
+        ids = ops.reshape(flat, (-1,))
+        counts = ops.segment_sum(ops.ones_like(ids, dtype="float32"), ids, num_segments=total)
+    else:  # a batch size known only at run time (TensorFlow's `fit`): per-row bincounts
+        rows = ops.reshape(ops.transpose(bins_of, (0, 3, 1, 2)), (batch * channels, -1))
+        counts = ops.cast(ops.bincount(rows, minlength=bins), "float32")
+    return ops.reshape(counts, (-1, channels, bins)), flat
 
 
 class Equalization(ImagePreprocessingLayer):
