@@ -26,6 +26,9 @@ def make_model(initializer: Any = None) -> Any:
                 name="hidden",
                 kernel_initializer=initializer or glorot(seed=1),
             ),
+            # Batch statistics and dropout masks must be those of the whole batch.
+            lamina.layers.BatchNormalization(name="norm"),
+            lamina.layers.Dropout(0.25, seed=3),
             lamina.layers.Dense(3, name="head", kernel_initializer=glorot(seed=2)),
         ]
     )
