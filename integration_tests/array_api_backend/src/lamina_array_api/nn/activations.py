@@ -5,7 +5,7 @@ from __future__ import annotations
 from lamina.backend.kit import DType, Tensor
 from lamina_array_api._xp import as_dtype, const, index_grid, quiet, xp
 
-__all__ = ["one_hot", "sigmoid", "softmax", "softplus"]
+__all__ = ["one_hot", "sigmoid", "softmax"]
 
 
 @quiet
@@ -14,11 +14,6 @@ def sigmoid(x: Tensor) -> Tensor:
     e = xp.exp(-xp.abs(x))
     one = const(x, 1)
     return xp.where(x >= const(x, 0), one / (one + e), e / (one + e))
-
-
-@quiet
-def softplus(x: Tensor) -> Tensor:
-    return xp.logaddexp(const(x, 0), x)
 
 
 @quiet

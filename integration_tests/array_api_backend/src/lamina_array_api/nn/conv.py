@@ -8,20 +8,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 
 from lamina.backend.kit import Tensor, patch_positions
-from lamina_array_api._xp import const, index_grid, pad_constant, quiet, scatter_rows, xp
+from lamina_array_api._xp import index_grid, pad_constant, quiet, scatter_rows, xp
 
 __all__ = [
-    "adaptive_average_pool",
-    "adaptive_max_pool",
     "average_pool",
     "conv",
     "conv_transpose",
     "ctc_loss",
-    "depthwise_conv",
-    "dot_product_attention",
     "fold",
     "max_pool",
     "unfold",
@@ -93,19 +88,6 @@ def conv(
     return _from_last(y, data_format)
 
 
-def depthwise_conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    # Depthwise is the grouped conv with one input channel per group.
-    k = xp.reshape(kernel, (*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1]))
-    return conv(inputs, k, strides, padding, data_format, dilation_rate)
-
-
 def conv_transpose(
     inputs: Tensor,
     kernel: Tensor,
@@ -155,64 +137,6 @@ def average_pool(
     mask = _pad(xp.ones((1, *x.shape[1:-1], 1), dtype=x.dtype), padding)
     count = xp.sum(_windows(mask, pool_size, strides, ones), axis=-2)
     return _from_last(total / count, data_format)
-
-
-def _adaptive(
-    x: Tensor, output_size: Ints, data_format: str, reduce: Callable[..., Tensor]
-) -> Tensor:
-    y = _to_last(x, data_format)
-    for axis, out in enumerate(output_size, start=1):
-        n = y.shape[axis]
-        bins = []
-        for i in range(out):
-            lo, hi = i * n // out, -(-(i + 1) * n // out)
-            bins.append(reduce(xp.take(y, index_grid(hi)[lo:], axis=axis), axis=axis))
-        y = xp.stack(bins, axis=axis)
-    return _from_last(y, data_format)
-
-
-def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, xp.mean)
-
-
-def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, xp.max)
-
-
-@quiet
-def dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor:
-    dtype = query.dtype
-    groups = query.shape[2] // key.shape[2]
-    k = xp.repeat(key, groups, axis=2) if groups > 1 else key
-    v = xp.repeat(value, groups, axis=2) if groups > 1 else value
-    q = xp.permute_dims(query, (0, 2, 1, 3))  # (B, N, T, H)
-    logits = (q @ xp.permute_dims(k, (0, 2, 3, 1))) * const(query, scale)  # (B, N, T, S)
-    if bias is not None:
-        logits = logits + bias
-    if attn_logits_soft_cap is not None:
-        cap = const(query, attn_logits_soft_cap)
-        logits = cap * xp.tanh(logits / cap)
-    keep = None if mask is None else xp.broadcast_to(mask, logits.shape)
-    if is_causal:
-        t, s = logits.shape[-2:]
-        causal = index_grid(s)[None, :] <= index_grid(t)[:, None]
-        keep = causal if keep is None else keep & causal
-    if keep is not None:
-        logits = xp.where(keep, logits, const(query, -0.7 * xp.finfo(dtype).max))
-    top = xp.max(logits, axis=-1, keepdims=True)
-    probs = xp.exp(logits - top)
-    probs = probs / xp.sum(probs, axis=-1, keepdims=True)
-    out = probs @ xp.permute_dims(v, (0, 2, 1, 3))  # (B, N, T, H)
-    return xp.permute_dims(out, (0, 2, 1, 3))
 
 
 @quiet

@@ -14,13 +14,13 @@ from lamina_array_api._xp import const, is_int, quiet, xp
 __all__ = [
     "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
     "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conjugate", "cos",
-    "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide", "fmod", "gcd",
-    "greater", "greater_equal", "hypot", "i0", "imag", "isfinite", "isin", "isinf", "isnan",
-    "lcm", "ldexp", "less", "less_equal", "log", "log1p", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "maximum", "minimum", "mod", "multiply", "negative",
-    "nextafter", "not_equal", "power", "real", "round", "sign", "signbit", "sin", "sinh",
-    "sqrt", "subtract", "tan", "tanh", "trunc",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conjugate", "cos", "cosh",
+    "divide", "equal", "exp", "expm1", "floor", "floor_divide", "fmod", "gcd", "greater",
+    "greater_equal", "hypot", "i0", "imag", "isfinite", "isin", "isinf", "isnan", "ldexp",
+    "less", "less_equal", "log", "log1p", "logaddexp", "logical_and", "logical_not",
+    "logical_or", "maximum", "minimum", "mod", "multiply", "negative", "nextafter",
+    "not_equal", "power", "real", "round", "sign", "signbit", "sin", "sinh", "sqrt",
+    "subtract", "tan", "tanh", "trunc",
 ]  # fmt: skip
 
 subtract = quiet(xp.subtract)
@@ -118,17 +118,6 @@ def gcd(x1: Tensor, x2: Tensor) -> Tensor:
         safe = xp.where(b == zero, const(b, 1), b)
         a, b = xp.where(b == zero, a, b), xp.where(b == zero, zero, xp.remainder(a, safe))
     return a
-
-
-def lcm(x1: Tensor, x2: Tensor) -> Tensor:
-    g = gcd(x1, x2)
-    safe = xp.where(g == const(g, 0), const(g, 1), g)
-    return xp.where(g == const(g, 0), const(g, 0), xp.abs(x1 // safe * x2))
-
-
-@quiet
-def cbrt(x: Tensor) -> Tensor:
-    return xp.sign(x) * xp.pow(xp.abs(x), const(x, 1 / 3))
 
 
 @quiet

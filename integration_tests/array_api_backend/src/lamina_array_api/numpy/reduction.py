@@ -36,8 +36,6 @@ __all__ = [
     "max",
     "mean",
     "min",
-    "nanargmax",
-    "nanargmin",
     "nanquantile",
     "prod",
     "quantile",
@@ -192,22 +190,6 @@ def argmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor
 
 def argmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
     return xp.argmin(x, axis=axis, keepdims=keepdims)
-
-
-def _nanarg(fn: Any, fill: float, x: Tensor, axis: int | None, keepdims: bool) -> Tensor:
-    # All-NaN slices give -1, as on JAX.
-    idx = fn(_nan_as(x, fill), axis=axis, keepdims=keepdims)
-    axes = None if axis is None else (axis,)
-    all_nan = xp.all(xp.isnan(x), axis=axes, keepdims=keepdims)
-    return xp.where(all_nan, const(idx, -1), idx)
-
-
-def nanargmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(xp.argmax, -math.inf, x, axis, keepdims)
-
-
-def nanargmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(xp.argmin, math.inf, x, axis, keepdims)
 
 
 def _flat(x: Tensor, axis: int | None) -> tuple[Tensor, int]:
