@@ -1,4 +1,10 @@
-"""jax: control flow on jax.lax primitives, so it traces under jax.jit."""
+"""jax: control flow on jax.lax primitives, so it traces under jax.jit.
+
+`cond`, `switch`, `while_loop`, `fori_loop`, `scan`, `associative_scan` and
+`vectorized_map` replace the core's eager composites (Python loops, which would unroll or
+fail on tracers) with their `lax` kernels; `fori_loop` keeps reverse-mode gradients through
+`lax.fori_loop`'s scan lowering.
+"""
 
 from __future__ import annotations
 
@@ -9,25 +15,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from lamina.backend.kit import DType, Tensor, to_numpy_dtype
-
-__all__ = [
-    "associative_scan",
-    "cond",
-    "custom_gradient",
-    "fori_loop",
-    "saturate_cast",
-    "scan",
-    "scatter",
-    "scatter_update",
-    "slice",
-    "slice_update",
-    "stop_gradient",
-    "switch",
-    "unstack",
-    "vectorized_map",
-    "while_loop",
-]
+from lamina.backend.kit import Tensor
 
 Flat = tuple[Tensor, ...]
 
@@ -130,11 +118,3 @@ def scatter(indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 def scatter_update(inputs: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     return inputs.at[_index(indices)].set(updates)
-
-
-def unstack(x: Tensor, num: int, axis: int) -> list[Tensor]:
-    return [lax.index_in_dim(x, i, axis, keepdims=False) for i in range(num)]
-
-
-def saturate_cast(x: Tensor, dtype: DType, min_value: Any, max_value: Any) -> Tensor:
-    return jnp.clip(x, min_value, max_value).astype(to_numpy_dtype(dtype))

@@ -11,26 +11,6 @@ import jax.scipy.linalg
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "cholesky",
-    "cholesky_inverse",
-    "det",
-    "eig",
-    "eigh",
-    "inv",
-    "jvp",
-    "lstsq",
-    "lu_factor",
-    "matrix_rank",
-    "norm",
-    "pinv",
-    "qr",
-    "slogdet",
-    "solve",
-    "solve_triangular",
-    "svd",
-]
-
 
 def _adjoint(x: Tensor) -> Tensor:
     return jnp.conj(jnp.swapaxes(x, -1, -2))
@@ -39,12 +19,6 @@ def _adjoint(x: Tensor) -> Tensor:
 def cholesky(x: Tensor, upper: bool) -> Tensor:
     lower = jnp.linalg.cholesky(x)
     return _adjoint(lower) if upper else lower
-
-
-def cholesky_inverse(x: Tensor, upper: bool) -> Tensor:
-    eye = jnp.broadcast_to(jnp.eye(x.shape[-1], dtype=x.dtype), x.shape)
-    lower = _adjoint(x) if upper else x
-    return jax.scipy.linalg.cho_solve((lower, True), eye)
 
 
 def det(x: Tensor) -> Tensor:
@@ -81,16 +55,6 @@ def lstsq(a: Tensor, b: Tensor, rcond: float | None) -> Tensor:
 def lu_factor(x: Tensor) -> tuple[Tensor, Tensor]:
     lu, piv = jax.scipy.linalg.lu_factor(x)
     return lu, piv
-
-
-def matrix_rank(x: Tensor, tol: float | None) -> Tensor:
-    s = jnp.linalg.svd(x, compute_uv=False)
-    if tol is None:
-        eps = jnp.finfo(x.dtype).eps
-        cutoff = jnp.max(s, axis=-1, keepdims=True) * max(x.shape[-2:]) * eps
-    else:
-        cutoff = jnp.asarray(tol, s.dtype)
-    return jnp.sum(s > cutoff, axis=-1)
 
 
 def norm(x: Tensor, ord: Any, axis: tuple[int, ...] | None, keepdims: bool) -> Tensor:

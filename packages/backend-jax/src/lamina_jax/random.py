@@ -10,19 +10,6 @@ import jax.numpy as jnp
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "beta",
-    "binomial",
-    "categorical",
-    "dropout",
-    "gamma",
-    "normal",
-    "randint",
-    "shuffle",
-    "truncated_normal",
-    "uniform",
-]
-
 
 def _key(seed: Tensor) -> Any:
     return jax.random.wrap_key_data(jnp.asarray(seed).astype(jnp.uint32), impl="threefry2x32")

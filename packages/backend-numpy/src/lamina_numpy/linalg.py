@@ -9,26 +9,6 @@ import numpy as np
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "cholesky",
-    "cholesky_inverse",
-    "det",
-    "eig",
-    "eigh",
-    "inv",
-    "jvp",
-    "lstsq",
-    "lu_factor",
-    "matrix_rank",
-    "norm",
-    "pinv",
-    "qr",
-    "slogdet",
-    "solve",
-    "solve_triangular",
-    "svd",
-]
-
 
 def _adjoint(x: Tensor) -> Tensor:
     return np.conj(np.swapaxes(x, -1, -2))
@@ -37,11 +17,6 @@ def _adjoint(x: Tensor) -> Tensor:
 def cholesky(x: Tensor, upper: bool) -> Tensor:
     lower = np.linalg.cholesky(x)
     return _adjoint(lower) if upper else lower
-
-
-def cholesky_inverse(x: Tensor, upper: bool) -> Tensor:
-    a = _adjoint(x) @ x if upper else x @ _adjoint(x)
-    return np.linalg.inv(a)
 
 
 def det(x: Tensor) -> Tensor:
@@ -90,10 +65,6 @@ def lu_factor(x: Tensor) -> tuple[Tensor, Tensor]:
     lu_out = np.stack(lus).reshape(x.shape) if lus else np.zeros_like(x)
     piv_out = np.stack(pivs) if pivs else np.zeros((0, x.shape[-1]), np.int32)
     return lu_out.astype(x.dtype), piv_out.reshape(x.shape[:-1]).astype(np.int32)
-
-
-def matrix_rank(x: Tensor, tol: float | None) -> Tensor:
-    return np.asarray(np.linalg.matrix_rank(x, tol=tol))
 
 
 def norm(x: Tensor, ord: Any, axis: tuple[int, ...] | None, keepdims: bool) -> Tensor:

@@ -8,19 +8,6 @@ import numpy as np
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "beta",
-    "binomial",
-    "categorical",
-    "dropout",
-    "gamma",
-    "normal",
-    "randint",
-    "shuffle",
-    "truncated_normal",
-    "uniform",
-]
-
 
 def _rng(seed: Tensor) -> np.random.Generator:
     return np.random.default_rng([int(s) for s in np.asarray(seed).ravel()])

@@ -1,35 +1,20 @@
-"""tensorflow: control flow on tf.cond / tf.while_loop, so it builds graphs in tf.function."""
+"""tensorflow: control flow on tf.cond / tf.while_loop, so it builds graphs in tf.function.
+
+`cond`, `switch`, `while_loop`, `fori_loop`, `scan` and `vectorized_map` replace the
+core's eager composites (Python loops, which cannot branch on a symbolic tensor) with graph
+kernels; `associative_scan` is the core's, whose doubling loop runs at trace time.
+"""
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.kit import DType, Tensor
-
-__all__ = [
-    "associative_scan",
-    "cond",
-    "custom_gradient",
-    "fori_loop",
-    "saturate_cast",
-    "scan",
-    "scatter",
-    "scatter_update",
-    "slice",
-    "slice_update",
-    "stop_gradient",
-    "switch",
-    "unstack",
-    "vectorized_map",
-    "while_loop",
-]
+from lamina.backend.kit import Tensor
 
 Flat = tuple[Tensor, ...]
-_slice = builtins.slice  # `slice` below is the op
 
 
 def cond(pred: Tensor, true_fn: Callable[[], Flat], false_fn: Callable[[], Flat]) -> Flat:
@@ -106,35 +91,6 @@ def scan(
     return tuple(carry), tuple(a.stack() for a in arrays)
 
 
-def associative_scan(
-    f: Callable[[Flat, Flat], Flat], elems: Flat, reverse: bool, axis: int
-) -> Flat:
-    if reverse:
-        elems = tuple(tf.reverse(e, [axis]) for e in elems)
-    n = elems[0].shape[axis]
-    if n is None:
-        raise ValueError(
-            "`associative_scan`: the tensorflow backend needs a static size along `axis`. "
-            f"Received shape {elems[0].shape}"
-        )
-
-    def part(x: Tensor, start: int, stop: int | None) -> Tensor:
-        return x[(_slice(None),) * axis + (_slice(start, stop),)]
-
-    # Hillis-Steele doubling: log2(n) calls of `f` on whole blocks.
-    offset = 1
-    while offset < n:
-        combined = f(
-            tuple(part(e, 0, n - offset) for e in elems),
-            tuple(part(e, offset, None) for e in elems),
-        )
-        elems = tuple(tf.concat([part(e, 0, offset), c], axis) for e, c in zip(elems, combined))
-        offset *= 2
-    if reverse:
-        elems = tuple(tf.reverse(e, [axis]) for e in elems)
-    return elems
-
-
 def vectorized_map(function: Callable[..., Flat], elements: Flat) -> Flat:
     return tuple(tf.vectorized_map(lambda e: function(*e), elements))
 
@@ -194,11 +150,3 @@ def scatter(indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 def scatter_update(inputs: Tensor, indices: Tensor, updates: Tensor) -> Tensor:
     return tf.tensor_scatter_nd_update(inputs, _indices(indices), updates)
-
-
-def unstack(x: Tensor, num: int, axis: int) -> list[Tensor]:
-    return list(tf.unstack(x, num=num, axis=axis))
-
-
-def saturate_cast(x: Tensor, dtype: DType, min_value: Any, max_value: Any) -> Tensor:
-    return tf.cast(tf.clip_by_value(x, min_value, max_value), dtype)

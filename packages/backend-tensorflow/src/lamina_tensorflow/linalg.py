@@ -10,26 +10,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "cholesky",
-    "cholesky_inverse",
-    "det",
-    "eig",
-    "eigh",
-    "inv",
-    "jvp",
-    "lstsq",
-    "lu_factor",
-    "matrix_rank",
-    "norm",
-    "pinv",
-    "qr",
-    "slogdet",
-    "solve",
-    "solve_triangular",
-    "svd",
-]
-
 
 def _as_matrices(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, bool]:
     """`b` as a matrix, both with the broadcast batch dims (MatrixSolve does not broadcast)."""
@@ -45,12 +25,6 @@ def _as_matrices(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, bool]:
 def cholesky(x: Tensor, upper: bool) -> Tensor:
     lower = tf.linalg.cholesky(x)
     return tf.linalg.adjoint(lower) if upper else lower
-
-
-def cholesky_inverse(x: Tensor, upper: bool) -> Tensor:
-    lower = tf.linalg.adjoint(x) if upper else x
-    eye = tf.eye(x.shape[-1], batch_shape=x.shape[:-2], dtype=x.dtype)
-    return tf.linalg.cholesky_solve(lower, eye)
 
 
 def det(x: Tensor) -> Tensor:
@@ -109,10 +83,6 @@ def lu_factor(x: Tensor) -> tuple[Tensor, Tensor]:
         cur = tf.where(index == i, at_j, tf.where(index == j[..., None], at_i, cur))
     piv = tf.stack(pivots, axis=-1) if pivots else tf.zeros_like(perm)
     return lu, piv
-
-
-def matrix_rank(x: Tensor, tol: float | None) -> Tensor:
-    return tf.linalg.matrix_rank(x, tol=tol)
 
 
 def _svals(x: Tensor, axes: tuple[int, int]) -> Tensor:

@@ -8,19 +8,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import DType, Tensor
 
-__all__ = [
-    "beta",
-    "binomial",
-    "categorical",
-    "dropout",
-    "gamma",
-    "normal",
-    "randint",
-    "shuffle",
-    "truncated_normal",
-    "uniform",
-]
-
 
 def _seed(seed: Tensor) -> Tensor:
     return tf.cast(seed, tf.int64)

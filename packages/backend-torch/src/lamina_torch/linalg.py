@@ -10,26 +10,6 @@ import torch
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "cholesky",
-    "cholesky_inverse",
-    "det",
-    "eig",
-    "eigh",
-    "inv",
-    "jvp",
-    "lstsq",
-    "lu_factor",
-    "matrix_rank",
-    "norm",
-    "pinv",
-    "qr",
-    "slogdet",
-    "solve",
-    "solve_triangular",
-    "svd",
-]
-
 
 def _as_matrices(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, bool]:
     """`b` as a matrix with `a`'s broadcast batch dims.
@@ -46,10 +26,6 @@ def _as_matrices(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, bool]:
 
 def cholesky(x: Tensor, upper: bool) -> Tensor:
     return torch.linalg.cholesky(x, upper=upper)
-
-
-def cholesky_inverse(x: Tensor, upper: bool) -> Tensor:
-    return torch.cholesky_inverse(x, upper=upper)
 
 
 def det(x: Tensor) -> Tensor:
@@ -91,12 +67,6 @@ def lu_factor(x: Tensor) -> tuple[Tensor, Tensor]:
     lu, piv = torch.linalg.lu_factor(x)
     # LAPACK pivots are 1-based; SciPy's (and ours) are 0-based.
     return lu, piv - 1
-
-
-def matrix_rank(x: Tensor, tol: float | None) -> Tensor:
-    if tol is None:
-        return torch.linalg.matrix_rank(x)
-    return torch.linalg.matrix_rank(x, atol=tol, rtol=0.0)
 
 
 def norm(x: Tensor, ord: Any, axis: tuple[int, ...] | None, keepdims: bool) -> Tensor:

@@ -10,19 +10,6 @@ import torch
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import default_device, to_torch_dtype
 
-__all__ = [
-    "beta",
-    "binomial",
-    "categorical",
-    "dropout",
-    "gamma",
-    "normal",
-    "randint",
-    "shuffle",
-    "truncated_normal",
-    "uniform",
-]
-
 _LOW_PRECISION = (torch.float16, torch.bfloat16)
 
 

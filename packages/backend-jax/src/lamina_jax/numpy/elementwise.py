@@ -6,20 +6,6 @@ import jax.numpy as jnp
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "absolute", "add", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctan2", "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conjugate", "cos", "cosh",
-    "deg2rad", "divide", "divide_no_nan", "equal", "exp", "exp2", "expm1", "floor",
-    "floor_divide", "fmax", "fmin", "fmod", "gcd", "greater", "greater_equal", "heaviside",
-    "hypot", "i0", "imag", "isclose", "isfinite", "isin", "isinf", "isnan", "isneginf",
-    "isposinf", "isreal", "lcm", "ldexp", "less", "less_equal", "log", "log10", "log1p",
-    "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or",
-    "logical_xor", "maximum", "minimum", "mod", "multiply", "nan_to_num", "negative",
-    "nextafter", "not_equal", "power", "rad2deg", "real", "reciprocal", "round", "sign",
-    "signbit", "sin", "sinc", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
-
 
 def add(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.add(x1, x2)
@@ -35,11 +21,6 @@ def multiply(x1: Tensor, x2: Tensor) -> Tensor:
 
 def divide(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.divide(x1, x2)
-
-
-def divide_no_nan(x1: Tensor, x2: Tensor) -> Tensor:
-    safe = jnp.where(x2 == 0, jnp.ones_like(x2), x2)
-    return jnp.where(x2 == 0, jnp.zeros_like(x1), x1 / safe)
 
 
 def floor_divide(x1: Tensor, x2: Tensor) -> Tensor:
@@ -66,20 +47,8 @@ def minimum(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.minimum(x1, x2)
 
 
-def fmax(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.fmax(x1, x2)
-
-
-def fmin(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.fmin(x1, x2)
-
-
 def gcd(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.gcd(x1, x2)
-
-
-def lcm(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.lcm(x1, x2)
 
 
 def negative(x: Tensor) -> Tensor:
@@ -92,14 +61,6 @@ def absolute(x: Tensor) -> Tensor:
 
 def sign(x: Tensor) -> Tensor:
     return jnp.sign(x)
-
-
-def square(x: Tensor) -> Tensor:
-    return jnp.square(x)
-
-
-def reciprocal(x: Tensor) -> Tensor:
-    return jnp.reciprocal(x)
 
 
 def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
@@ -126,16 +87,8 @@ def trunc(x: Tensor) -> Tensor:
     return jnp.trunc(x)
 
 
-def nan_to_num(x: Tensor, nan: float, posinf: float, neginf: float) -> Tensor:
-    return jnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
-
-
 def sqrt(x: Tensor) -> Tensor:
     return jnp.sqrt(x)
-
-
-def cbrt(x: Tensor) -> Tensor:
-    return jnp.cbrt(x)
 
 
 def sin(x: Tensor) -> Tensor:
@@ -190,10 +143,6 @@ def exp(x: Tensor) -> Tensor:
     return jnp.exp(x)
 
 
-def exp2(x: Tensor) -> Tensor:
-    return jnp.exp2(x)
-
-
 def expm1(x: Tensor) -> Tensor:
     return jnp.expm1(x)
 
@@ -202,32 +151,12 @@ def log(x: Tensor) -> Tensor:
     return jnp.log(x)
 
 
-def log10(x: Tensor) -> Tensor:
-    return jnp.log10(x)
-
-
 def log1p(x: Tensor) -> Tensor:
     return jnp.log1p(x)
 
 
-def log2(x: Tensor) -> Tensor:
-    return jnp.log2(x)
-
-
-def sinc(x: Tensor) -> Tensor:
-    return jnp.sinc(x)
-
-
 def i0(x: Tensor) -> Tensor:
     return jnp.i0(x)
-
-
-def deg2rad(x: Tensor) -> Tensor:
-    return jnp.deg2rad(x)
-
-
-def rad2deg(x: Tensor) -> Tensor:
-    return jnp.rad2deg(x)
 
 
 def arctan2(x1: Tensor, x2: Tensor) -> Tensor:
@@ -240,14 +169,6 @@ def hypot(x1: Tensor, x2: Tensor) -> Tensor:
 
 def logaddexp(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.logaddexp(x1, x2)
-
-
-def logaddexp2(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.logaddexp2(x1, x2)
-
-
-def heaviside(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.heaviside(x1, x2)
 
 
 def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
@@ -282,10 +203,6 @@ def greater_equal(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.greater_equal(x1, x2)
 
 
-def isclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    return jnp.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
-
-
 def isfinite(x: Tensor) -> Tensor:
     return jnp.isfinite(x)
 
@@ -298,20 +215,8 @@ def isnan(x: Tensor) -> Tensor:
     return jnp.isnan(x)
 
 
-def isneginf(x: Tensor) -> Tensor:
-    return jnp.isneginf(x)
-
-
-def isposinf(x: Tensor) -> Tensor:
-    return jnp.isposinf(x)
-
-
 def signbit(x: Tensor) -> Tensor:
     return jnp.signbit(x)
-
-
-def isreal(x: Tensor) -> Tensor:
-    return jnp.isreal(x)
 
 
 def isin(x1: Tensor, x2: Tensor, assume_unique: bool, invert: bool) -> Tensor:
@@ -324,10 +229,6 @@ def logical_and(x1: Tensor, x2: Tensor) -> Tensor:
 
 def logical_or(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.logical_or(x1, x2)
-
-
-def logical_xor(x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.logical_xor(x1, x2)
 
 
 def logical_not(x: Tensor) -> Tensor:
@@ -368,7 +269,3 @@ def imag(x: Tensor) -> Tensor:
 
 def conjugate(x: Tensor) -> Tensor:
     return jnp.conjugate(x)
-
-
-def angle(x: Tensor) -> Tensor:
-    return jnp.angle(x)

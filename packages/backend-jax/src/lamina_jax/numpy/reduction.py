@@ -9,47 +9,6 @@ import jax.numpy as jnp
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "all",
-    "allclose",
-    "any",
-    "argmax",
-    "argmin",
-    "argpartition",
-    "argsort",
-    "average",
-    "bincount",
-    "corrcoef",
-    "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "diff",
-    "histogram",
-    "max",
-    "mean",
-    "median",
-    "min",
-    "nanargmax",
-    "nanargmin",
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmedian",
-    "nanmin",
-    "nanprod",
-    "nanquantile",
-    "nansum",
-    "prod",
-    "quantile",
-    "searchsorted",
-    "sort",
-    "std",
-    "sum",
-    "unique",
-    "var",
-]
-
 Axes = tuple[int, ...] | None
 
 
@@ -81,22 +40,8 @@ def any(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return jnp.any(x, axis=axis, keepdims=keepdims)
 
 
-def std(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.std(x, axis=axis, keepdims=keepdims)
-
-
 def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return jnp.var(x, axis=axis, keepdims=keepdims)
-
-
-
-
-def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
-    return jnp.count_nonzero(x, axis=axis)
-
-
-def median(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.median(x, axis=axis, keepdims=keepdims)
 
 
 def _nearest(fn: Any, x: Tensor, q: Tensor, axis: Axes, keepdims: bool, skip_nan: bool) -> Tensor:
@@ -117,38 +62,6 @@ def quantile(
     return jnp.quantile(x, q, axis=axis, method=method, keepdims=keepdims)
 
 
-def average(x: Tensor, axis: int | None = None, weights: Tensor | None = None) -> Tensor:
-    return jnp.average(x, axis=axis, weights=weights)
-
-
-def nansum(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nansum(x, axis=axis, keepdims=keepdims)
-
-
-def nanprod(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanprod(x, axis=axis, keepdims=keepdims)
-
-
-def nanmean(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanmean(x, axis=axis, keepdims=keepdims)
-
-
-def nanmax(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanmax(x, axis=axis, keepdims=keepdims)
-
-
-def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanmin(x, axis=axis, keepdims=keepdims)
-
-
-
-
-
-
-def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanmedian(x, axis=axis, keepdims=keepdims)
-
-
 def nanquantile(
     x: Tensor, q: Tensor, axis: Axes = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
@@ -165,32 +78,12 @@ def argmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor
     return jnp.argmin(x, axis=axis, keepdims=keepdims)
 
 
-def nanargmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanargmax(x, axis=axis, keepdims=keepdims)
-
-
-def nanargmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return jnp.nanargmin(x, axis=axis, keepdims=keepdims)
-
-
 def cumsum(x: Tensor, axis: int | None = None) -> Tensor:
     return jnp.cumsum(x, axis=axis, dtype=x.dtype)
 
 
 def cumprod(x: Tensor, axis: int | None = None) -> Tensor:
     return jnp.cumprod(x, axis=axis, dtype=x.dtype)
-
-
-def nancumsum(x: Tensor, axis: int | None = None) -> Tensor:
-    return jnp.nancumsum(x, axis=axis, dtype=x.dtype)
-
-
-def nancumprod(x: Tensor, axis: int | None = None) -> Tensor:
-    return jnp.nancumprod(x, axis=axis, dtype=x.dtype)
-
-
-def diff(a: Tensor, n: int = 1, axis: int = -1) -> Tensor:
-    return jnp.diff(a, n=n, axis=axis)
 
 
 def sort(x: Tensor, axis: int | None = -1) -> Tensor:
@@ -248,7 +141,3 @@ def histogram(x: Tensor, bins: int, range: tuple[float, float] | None) -> tuple[
 
 def corrcoef(x: Tensor) -> Tensor:
     return jnp.corrcoef(x)
-
-
-def allclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    return jnp.allclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)

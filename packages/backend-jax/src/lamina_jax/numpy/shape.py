@@ -7,34 +7,6 @@ import jax.numpy as jnp
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "broadcast_to",
-    "concatenate",
-    "diag",
-    "diagonal",
-    "expand_dims",
-    "flip",
-    "get_item",
-    "nonzero",
-    "pad",
-    "repeat",
-    "reshape",
-    "roll",
-    "size",
-    "split",
-    "squeeze",
-    "stack",
-    "take",
-    "take_along_axis",
-    "tile",
-    "transpose",
-    "tril",
-    "triu",
-    "unravel_index",
-    "view",
-    "where",
-]
-
 
 def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
     return jnp.reshape(x, newshape)
@@ -126,14 +98,6 @@ def diag(x: Tensor, k: int) -> Tensor:
 
 def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     return jnp.diagonal(x, offset, axis1, axis2)
-
-
-def tril(x: Tensor, k: int) -> Tensor:
-    return jnp.tril(x, k)
-
-
-def triu(x: Tensor, k: int) -> Tensor:
-    return jnp.triu(x, k)
 
 
 def _bitcast(x: Tensor, dtype: DType) -> Tensor:

@@ -3,30 +3,12 @@
 from __future__ import annotations
 
 import string
-from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from lamina.backend.kit import Tensor, patch_positions
-from lamina_numpy._bfloat16 import BFLOAT16, via_float32
-
-__all__ = [
-    "adaptive_average_pool",
-    "adaptive_max_pool",
-    "average_pool",
-    "conv",
-    "conv_transpose",
-    "ctc_greedy_decode",
-    "ctc_loss",
-    "depth_to_space",
-    "depthwise_conv",
-    "dot_product_attention",
-    "fold",
-    "max_pool",
-    "space_to_depth",
-    "unfold",
-]
+from lamina_numpy._bfloat16 import via_float32
 
 Ints = tuple[int, ...]
 Pads = tuple[tuple[int, int], ...]
@@ -84,19 +66,6 @@ def conv(
     return _from_last(y, data_format)
 
 
-def depthwise_conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    # Depthwise is the grouped conv with one input channel per group.
-    k = kernel.reshape(*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1])
-    return conv(inputs, k, strides, padding, data_format, dilation_rate)
-
-
 def conv_transpose(
     inputs: Tensor,
     kernel: Tensor,
@@ -136,66 +105,6 @@ def average_pool(
     return _from_last((total / count).astype(x.dtype, copy=False), data_format)
 
 
-def _adaptive(x: Tensor, output_size: Ints, data_format: str, reduce: Any) -> Tensor:
-    y = _to_last(x, data_format)
-    for axis, out in enumerate(output_size, start=1):
-        n = y.shape[axis]
-        bins = [
-            reduce(np.take(y, range(i * n // out, -(-(i + 1) * n // out)), axis=axis), axis)
-            for i in range(out)
-        ]
-        y = np.stack(bins, axis=axis)
-    return _from_last(y.astype(x.dtype, copy=False), data_format)
-
-
-def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, lambda a, ax: a.mean(axis=ax))
-
-
-def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, lambda a, ax: a.max(axis=ax))
-
-
-def dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor:
-    dtype = query.dtype
-    if dtype == BFLOAT16:  # no bfloat16 einsum: attend in float32, round the result
-        wide = [None if a is None else a.astype(np.float32) for a in (query, key, value, bias)]
-        out = dot_product_attention(
-            wide[0], wide[1], wide[2], wide[3], mask, scale, is_causal, attn_logits_soft_cap
-        )
-        return out.astype(BFLOAT16)
-    groups = query.shape[2] // key.shape[2]
-    k = np.repeat(key, groups, axis=2)
-    v = np.repeat(value, groups, axis=2)
-    logits = np.einsum("btnh,bsnh->bnts", query, k) * np.asarray(scale, dtype)
-    if bias is not None:
-        logits = logits + bias
-    if attn_logits_soft_cap is not None:
-        cap = np.asarray(attn_logits_soft_cap, dtype)
-        logits = cap * np.tanh(logits / cap)
-    keep = None if mask is None else np.broadcast_to(mask, logits.shape)
-    if is_causal:
-        t, s = logits.shape[-2:]
-        causal = np.tril(np.ones((t, s), dtype=bool))
-        keep = causal if keep is None else keep & causal
-    if keep is not None:
-        logits = np.where(keep, logits, np.asarray(-0.7 * np.finfo(dtype).max, dtype))
-    logits = logits.astype(np.promote_types(dtype, np.float32))
-    logits = logits - logits.max(axis=-1, keepdims=True)
-    probs = np.exp(logits)
-    probs = (probs / probs.sum(axis=-1, keepdims=True)).astype(dtype)
-    return np.einsum("bnts,bsnh->btnh", probs, v).astype(dtype, copy=False)
-
-
 def _log_softmax(x: Tensor) -> Tensor:
     x = x - x.max(axis=-1, keepdims=True)
     return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
@@ -230,40 +139,6 @@ def ctc_loss(
         before = np.where(end > 0, alpha[np.arange(batch), np.maximum(end - 1, 0)], -np.inf)
         loss = -np.logaddexp(last, before)
     return loss.astype(output.dtype)
-
-
-def ctc_greedy_decode(
-    inputs: Tensor, sequence_lengths: Tensor, merge_repeated: bool, mask_index: int
-) -> tuple[Tensor, Tensor]:
-    time = inputs.shape[1]
-    labels = inputs.argmax(axis=-1).astype(np.int32)
-    best = inputs.max(axis=-1)
-    past = np.arange(time)[None, :] >= sequence_lengths[:, None]
-    labels = np.where(past, mask_index, labels)
-    scores = -np.where(past, 0, best).sum(axis=1, keepdims=True)
-    drop = labels == mask_index
-    if merge_repeated:
-        drop[:, 1:] |= labels[:, 1:] == labels[:, :-1]
-    # Keep the surviving labels in order, left-aligned, padded with -1.
-    order = np.argsort(np.where(drop, time, np.arange(time)[None, :]), axis=1, kind="stable")
-    decoded = np.take_along_axis(np.where(drop, -1, labels), order, axis=1)
-    return decoded[None].astype(np.int32), scores.astype(inputs.dtype)
-
-
-def depth_to_space(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = _to_last(x, data_format)
-    n, h, w, c = y.shape
-    b = block_size
-    y = y.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
-    return _from_last(y.reshape(n, h * b, w * b, c // (b * b)), data_format)
-
-
-def space_to_depth(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = _to_last(x, data_format)
-    n, h, w, c = y.shape
-    b = block_size
-    y = y.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
-    return _from_last(y.reshape(n, h // b, w // b, b * b * c), data_format)
 
 
 def unfold(

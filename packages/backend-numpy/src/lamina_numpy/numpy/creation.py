@@ -8,29 +8,6 @@ import numpy as np
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "arange",
-    "copy",
-    "eye",
-    "full",
-    "full_like",
-    "geomspace",
-    "linspace",
-    "logspace",
-    "meshgrid",
-    "ones",
-    "tri",
-    "zeros",
-]
-
-
-def zeros(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return np.zeros(shape, dtype=to_numpy_dtype(dtype))
-
-
-def ones(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return np.ones(shape, dtype=to_numpy_dtype(dtype))
-
 
 def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
     return np.full(shape, fill_value, dtype=to_numpy_dtype(dtype))
@@ -38,14 +15,6 @@ def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
 
 def full_like(x: Tensor, fill_value: Tensor, dtype: DType) -> Tensor:
     return np.full(np.shape(x), fill_value, dtype=to_numpy_dtype(dtype))
-
-
-def eye(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    return np.eye(N, M, k, dtype=to_numpy_dtype(dtype))
-
-
-def tri(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    return np.tri(N, M, k, dtype=to_numpy_dtype(dtype))
 
 
 def copy(x: Tensor) -> Tensor:
@@ -65,17 +34,6 @@ def linspace(
     return samples.astype(dtype), np.asarray(step, dtype=dtype)
 
 
-def logspace(
-    start: Tensor, stop: Tensor, num: int, endpoint: bool, base: float, axis: int
-) -> Tensor:
-    dtype = np.result_type(start, stop)
-    return np.logspace(start, stop, num, endpoint, base, axis=axis).astype(dtype)
-
-
 def geomspace(start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int) -> Tensor:
     dtype = np.result_type(start, stop)
     return np.geomspace(start, stop, num, endpoint, axis=axis).astype(dtype)
-
-
-def meshgrid(xs: list[Tensor], indexing: str) -> list[Tensor]:
-    return list(np.meshgrid(*xs, indexing="ij" if indexing == "ij" else "xy"))

@@ -9,22 +9,6 @@ import numpy as np
 from lamina.backend.kit import Tensor
 from lamina_numpy._bfloat16 import via_float32
 
-__all__ = [
-    "correlate",
-    "cross",
-    "dot",
-    "einsum",
-    "inner",
-    "kron",
-    "matmul",
-    "outer",
-    "tensordot",
-    "trace",
-    "trapezoid",
-    "vander",
-    "vdot",
-]
-
 
 def matmul(x1: Tensor, x2: Tensor) -> Tensor:
     return via_float32(np.matmul, x1, x2)
@@ -53,33 +37,5 @@ def einsum(subscripts: str, *operands: Tensor) -> Tensor:
     return via_float32(lambda *arrays: np.einsum(subscripts, *arrays), *operands)
 
 
-def inner(x1: Tensor, x2: Tensor) -> Tensor:
-    return np.asarray(np.inner(x1, x2))
-
-
-def kron(x1: Tensor, x2: Tensor) -> Tensor:
-    return np.kron(x1, x2)
-
-
-def outer(x1: Tensor, x2: Tensor) -> Tensor:
-    return np.outer(x1, x2)
-
-
 def tensordot(x1: Tensor, x2: Tensor, axes: tuple[tuple[int, ...], tuple[int, ...]]) -> Tensor:
     return np.asarray(np.tensordot(x1, x2, axes=axes))
-
-
-def trace(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
-    return np.asarray(np.trace(x, offset=offset, axis1=axis1, axis2=axis2, dtype=x.dtype))
-
-
-def trapezoid(y: Tensor, x: Tensor | None, dx: float, axis: int) -> Tensor:
-    return np.asarray(np.trapezoid(y, x=x, dx=dx, axis=axis), dtype=y.dtype)
-
-
-def vander(x: Tensor, N: int, increasing: bool) -> Tensor:
-    return np.vander(x, N=N, increasing=increasing).astype(x.dtype)
-
-
-def vdot(x1: Tensor, x2: Tensor) -> Tensor:
-    return np.asarray(np.vdot(x1, x2))

@@ -12,47 +12,6 @@ import numpy as np
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "all",
-    "allclose",
-    "any",
-    "argmax",
-    "argmin",
-    "argpartition",
-    "argsort",
-    "average",
-    "bincount",
-    "corrcoef",
-    "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "diff",
-    "histogram",
-    "max",
-    "mean",
-    "median",
-    "min",
-    "nanargmax",
-    "nanargmin",
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmedian",
-    "nanmin",
-    "nanprod",
-    "nanquantile",
-    "nansum",
-    "prod",
-    "quantile",
-    "searchsorted",
-    "sort",
-    "std",
-    "sum",
-    "unique",
-    "var",
-]
-
 Axes = tuple[int, ...] | None
 
 
@@ -102,60 +61,14 @@ def any(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return np.asarray(np.any(x, axis=axis, keepdims=keepdims))
 
 
-def std(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.std, x, axis=axis, keepdims=keepdims)
-
-
 def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _same_dtype(np.var, x, axis=axis, keepdims=keepdims)
-
-
-
-
-def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
-    return np.asarray(np.count_nonzero(x, axis=axis))
-
-
-def median(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.median, x, axis=axis, keepdims=keepdims)
 
 
 def quantile(
     x: Tensor, q: Tensor, axis: Axes = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
     return _same_dtype(np.quantile, x, q, axis=axis, method=method, keepdims=keepdims)
-
-
-def average(x: Tensor, axis: int | None = None, weights: Tensor | None = None) -> Tensor:
-    return _same_dtype(np.average, x, axis=axis, weights=weights)
-
-
-def nansum(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nansum, x, axis=axis, keepdims=keepdims)
-
-
-def nanprod(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanprod, x, axis=axis, keepdims=keepdims)
-
-
-def nanmean(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanmean, x, axis=axis, keepdims=keepdims)
-
-
-def nanmax(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanmax, x, axis=axis, keepdims=keepdims)
-
-
-def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanmin, x, axis=axis, keepdims=keepdims)
-
-
-
-
-
-
-def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _same_dtype(np.nanmedian, x, axis=axis, keepdims=keepdims)
 
 
 def nanquantile(
@@ -172,41 +85,12 @@ def argmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor
     return np.asarray(np.argmin(x, axis=axis, keepdims=keepdims))
 
 
-def _nanarg(
-    fn: Callable[..., Any], fill: float, x: Tensor, axis: int | None, keepdims: bool
-) -> Tensor:
-    # np.nanargmax raises on all-NaN slices; Lamina returns -1 there, as JAX does.
-    nan = np.isnan(x)
-    idx = fn(np.where(nan, fill, x), axis=axis, keepdims=keepdims)
-    return np.asarray(np.where(np.all(nan, axis=axis, keepdims=keepdims), -1, idx))
-
-
-def nanargmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(np.argmax, -np.inf, x, axis, keepdims)
-
-
-def nanargmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(np.argmin, np.inf, x, axis, keepdims)
-
-
 def cumsum(x: Tensor, axis: int | None = None) -> Tensor:
     return _same_dtype(np.cumsum, x, axis=axis)
 
 
 def cumprod(x: Tensor, axis: int | None = None) -> Tensor:
     return _same_dtype(np.cumprod, x, axis=axis)
-
-
-def nancumsum(x: Tensor, axis: int | None = None) -> Tensor:
-    return _same_dtype(np.nancumsum, x, axis=axis)
-
-
-def nancumprod(x: Tensor, axis: int | None = None) -> Tensor:
-    return _same_dtype(np.nancumprod, x, axis=axis)
-
-
-def diff(a: Tensor, n: int = 1, axis: int = -1) -> Tensor:
-    return np.diff(a, n=n, axis=axis)
 
 
 def sort(x: Tensor, axis: int | None = -1) -> Tensor:
@@ -275,7 +159,3 @@ def histogram(x: Tensor, bins: int, range: tuple[float, float] | None) -> tuple[
 
 def corrcoef(x: Tensor) -> Tensor:
     return _same_dtype(np.corrcoef, x)
-
-
-def allclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    return np.asarray(np.allclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))

@@ -6,34 +6,6 @@ import numpy as np
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "broadcast_to",
-    "concatenate",
-    "diag",
-    "diagonal",
-    "expand_dims",
-    "flip",
-    "get_item",
-    "nonzero",
-    "pad",
-    "repeat",
-    "reshape",
-    "roll",
-    "size",
-    "split",
-    "squeeze",
-    "stack",
-    "take",
-    "take_along_axis",
-    "tile",
-    "transpose",
-    "tril",
-    "triu",
-    "unravel_index",
-    "view",
-    "where",
-]
-
 
 def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
     return np.reshape(x, newshape)
@@ -117,14 +89,6 @@ def diag(x: Tensor, k: int) -> Tensor:
 
 def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     return np.array(np.diagonal(x, offset, axis1, axis2))
-
-
-def tril(x: Tensor, k: int) -> Tensor:
-    return np.tril(x, k)
-
-
-def triu(x: Tensor, k: int) -> Tensor:
-    return np.triu(x, k)
 
 
 def view(x: Tensor, dtype: DType) -> Tensor:

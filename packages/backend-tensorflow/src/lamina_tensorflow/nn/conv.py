@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import tensorflow as tf
 
 from lamina.backend.kit import Tensor, patch_positions
-
-__all__ = [
-    "adaptive_average_pool",
-    "adaptive_max_pool",
-    "average_pool",
-    "conv",
-    "conv_transpose",
-    "ctc_greedy_decode",
-    "ctc_loss",
-    "depth_to_space",
-    "depthwise_conv",
-    "dot_product_attention",
-    "fold",
-    "max_pool",
-    "space_to_depth",
-    "unfold",
-]
 
 Ints = tuple[int, ...]
 Pads = tuple[tuple[int, int], ...]
@@ -86,19 +67,6 @@ def conv(
     return _from_last(y, data_format)
 
 
-def depthwise_conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    # Depthwise is the grouped conv with one input channel per group.
-    shape = (*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1])
-    return conv(inputs, tf.reshape(kernel, shape), strides, padding, data_format, dilation_rate)
-
-
 def _dilate(x: Tensor, strides: Ints) -> Tensor:
     """Insert ``stride - 1`` zeros between samples along each spatial dim (channels_last)."""
     for axis, s in enumerate(strides, start=1):
@@ -157,81 +125,6 @@ def average_pool(
     return _from_last(total, data_format)
 
 
-def _adaptive(x: Tensor, output_size: Ints, data_format: str, reduce: Any) -> Tensor:
-    y = _to_last(x, data_format)
-    for axis, out in enumerate(output_size, start=1):
-        n = y.shape[axis]
-        bins = []
-        for i in range(out):
-            start, stop = i * n // out, -(-(i + 1) * n // out)
-            bins.append(reduce(tf.gather(y, tf.range(start, stop), axis=axis), axis=axis))
-        y = tf.stack(bins, axis=axis)
-    return _from_last(y, data_format)
-
-
-def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, tf.reduce_mean)
-
-
-def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    return _adaptive(inputs, output_size, data_format, tf.reduce_max)
-
-
-def _reference_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor:
-    """The attention formula, written so XLA fuses it into one computation."""
-    dtype = query.dtype
-    groups = query.shape[2] // key.shape[2]
-    k = tf.repeat(key, groups, axis=2) if groups > 1 else key
-    v = tf.repeat(value, groups, axis=2) if groups > 1 else value
-    logits = tf.einsum("btnh,bsnh->bnts", query, k) * tf.cast(scale, dtype)
-    if bias is not None:
-        logits = logits + bias
-    if attn_logits_soft_cap is not None:
-        cap = tf.cast(attn_logits_soft_cap, dtype)
-        logits = cap * tf.tanh(logits / cap)
-    keep = None if mask is None else tf.broadcast_to(mask, tf.shape(logits))
-    if is_causal:
-        t, s = tf.shape(logits)[-2], tf.shape(logits)[-1]
-        causal = tf.cast(tf.linalg.band_part(tf.ones((t, s)), -1, 0), tf.bool)
-        keep = causal if keep is None else tf.logical_and(keep, causal)
-    if keep is not None:
-        low = tf.cast(-0.7 * dtype.max, dtype)
-        logits = tf.where(keep, logits, low)
-    work = tf.float64 if dtype == tf.float64 else tf.float32
-    probs = tf.nn.softmax(tf.cast(logits, work), axis=-1)
-    return tf.einsum("bnts,bsnh->btnh", tf.cast(probs, dtype), v)
-
-
-# One XLA cluster: TensorFlow has no fused attention kernel of its own, and XLA fuses the
-# scaling, masking and softmax into the two matmuls; inside a `tf.function` step it
-# compiles with the step's shapes.
-_fused_attention = tf.function(_reference_attention, jit_compile=True, autograph=False)
-
-
-def dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor:
-    return _fused_attention(
-        query, key, value, bias, mask, float(scale), bool(is_causal), attn_logits_soft_cap
-    )
-
-
 def ctc_loss(
     target: Tensor, output: Tensor, target_length: Tensor, output_length: Tensor, mask_index: int
 ) -> Tensor:
@@ -245,36 +138,6 @@ def ctc_loss(
         blank_index=mask_index,
     )
     return tf.cast(loss, output.dtype)
-
-
-def ctc_greedy_decode(
-    inputs: Tensor, sequence_lengths: Tensor, merge_repeated: bool, mask_index: int
-) -> tuple[Tensor, Tensor]:
-    time = inputs.shape[1]
-    labels = tf.argmax(inputs, axis=-1, output_type=tf.int32)
-    best = tf.reduce_max(inputs, axis=-1)
-    steps = tf.range(time)[None, :]
-    past = steps >= sequence_lengths[:, None]
-    labels = tf.where(past, mask_index, labels)
-    scores = -tf.reduce_sum(tf.where(past, tf.zeros_like(best), best), axis=1, keepdims=True)
-    drop = labels == mask_index
-    if merge_repeated:
-        repeat = tf.pad(labels[:, 1:] == labels[:, :-1], [[0, 0], [1, 0]])
-        drop = tf.logical_or(drop, repeat)
-    # Keep the surviving labels in order, left-aligned, padded with -1.
-    order = tf.argsort(tf.where(drop, time, steps), axis=1, stable=True)
-    decoded = tf.gather(tf.where(drop, -1, labels), order, batch_dims=1)
-    return decoded[None], scores
-
-
-def depth_to_space(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = tf.nn.depth_to_space(_to_last(x, data_format), block_size)
-    return _from_last(y, data_format)
-
-
-def space_to_depth(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = tf.nn.space_to_depth(_to_last(x, data_format), block_size)
-    return _from_last(y, data_format)
 
 
 def unfold(

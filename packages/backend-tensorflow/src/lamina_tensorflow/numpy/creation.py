@@ -8,29 +8,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import DType, Tensor
 
-__all__ = [
-    "arange",
-    "copy",
-    "eye",
-    "full",
-    "full_like",
-    "geomspace",
-    "linspace",
-    "logspace",
-    "meshgrid",
-    "ones",
-    "tri",
-    "zeros",
-]
-
-
-def zeros(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return tf.zeros(shape, dtype=dtype)
-
-
-def ones(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return tf.ones(shape, dtype=dtype)
-
 
 def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
     return tf.broadcast_to(tf.cast(fill_value, dtype), shape)
@@ -38,18 +15,6 @@ def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
 
 def full_like(x: Tensor, fill_value: Tensor, dtype: DType) -> Tensor:
     return tf.broadcast_to(tf.cast(fill_value, dtype), tf.shape(x))
-
-
-def eye(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    rows = tf.range(N)[:, None]
-    cols = tf.range(M)[None, :]
-    return tf.cast(tf.equal(cols - rows, k), dtype)
-
-
-def tri(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    rows = tf.range(N)[:, None]
-    cols = tf.range(M)[None, :]
-    return tf.cast(cols - rows <= k, dtype)
 
 
 def copy(x: Tensor) -> Tensor:
@@ -91,13 +56,6 @@ def linspace(
     return _move_first(samples, axis), step
 
 
-def logspace(
-    start: Tensor, stop: Tensor, num: int, endpoint: bool, base: float, axis: int
-) -> Tensor:
-    samples, _ = _linspace0(start, stop, num, endpoint)
-    return _move_first(tf.pow(tf.cast(base, samples.dtype), samples), axis)
-
-
 def geomspace(start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int) -> Tensor:
     shape = tf.broadcast_dynamic_shape(tf.shape(start), tf.shape(stop))
     start, stop = tf.broadcast_to(start, shape), tf.broadcast_to(stop, shape)
@@ -109,7 +67,3 @@ def geomspace(start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int) 
         if endpoint and num > 1:
             samples = tf.concat([samples[:-1], stop[None]], 0)
     return _move_first(samples, axis)
-
-
-def meshgrid(xs: list[Tensor], indexing: str) -> list[Tensor]:
-    return list(tf.meshgrid(*xs, indexing=indexing))

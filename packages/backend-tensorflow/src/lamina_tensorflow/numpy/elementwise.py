@@ -10,20 +10,6 @@ import tensorflow.experimental.numpy as tnp
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "absolute", "add", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctan2", "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conjugate", "cos", "cosh",
-    "deg2rad", "divide", "divide_no_nan", "equal", "exp", "exp2", "expm1", "floor",
-    "floor_divide", "fmax", "fmin", "fmod", "gcd", "greater", "greater_equal", "heaviside",
-    "hypot", "i0", "imag", "isclose", "isfinite", "isin", "isinf", "isnan", "isneginf",
-    "isposinf", "isreal", "lcm", "ldexp", "less", "less_equal", "log", "log10", "log1p",
-    "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or",
-    "logical_xor", "maximum", "minimum", "mod", "multiply", "nan_to_num", "negative",
-    "nextafter", "not_equal", "power", "rad2deg", "real", "reciprocal", "round", "sign",
-    "signbit", "sin", "sinc", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
-
 # Integer kernels TF lacks (unsigned negation, powers, gcd; small-int truncatemod) run in
 # a wider signed type and cast back, which wraps as the narrow type would.
 _WIDER = {
@@ -71,10 +57,6 @@ def divide(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.divide(x1, x2)
 
 
-def divide_no_nan(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.math.divide_no_nan(x1, x2)
-
-
 def floor_divide(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.math.floordiv(x1, x2)
 
@@ -104,27 +86,8 @@ def minimum(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.logical_and(x1, x2) if _is_bool(x1) else tf.minimum(x1, x2)
 
 
-def fmax(x1: Tensor, x2: Tensor) -> Tensor:
-    if not x1.dtype.is_floating:
-        return maximum(x1, x2)
-    # TF has no NaN-ignoring maximum: take the other input where one is NaN.
-    out = tf.maximum(x1, x2)
-    return tf.where(tf.math.is_nan(x1), x2, tf.where(tf.math.is_nan(x2), x1, out))
-
-
-def fmin(x1: Tensor, x2: Tensor) -> Tensor:
-    if not x1.dtype.is_floating:
-        return minimum(x1, x2)
-    out = tf.minimum(x1, x2)
-    return tf.where(tf.math.is_nan(x1), x2, tf.where(tf.math.is_nan(x2), x1, out))
-
-
 def gcd(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.cast(_widened(tnp.gcd, x1, x2), x1.dtype)
-
-
-def lcm(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.cast(_widened(tnp.lcm, x1, x2), x1.dtype)
 
 
 def negative(x: Tensor) -> Tensor:
@@ -137,14 +100,6 @@ def absolute(x: Tensor) -> Tensor:
 
 def sign(x: Tensor) -> Tensor:
     return _widened(tf.sign, x) if x.dtype.is_unsigned else tf.sign(x)
-
-
-def square(x: Tensor) -> Tensor:
-    return tf.square(x)
-
-
-def reciprocal(x: Tensor) -> Tensor:
-    return tf.math.reciprocal(x)
 
 
 def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
@@ -178,23 +133,8 @@ def trunc(x: Tensor) -> Tensor:
     return tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x))
 
 
-def nan_to_num(x: Tensor, nan: float, posinf: float, neginf: float) -> Tensor:
-    x = tf.where(tf.math.is_nan(x), _const(nan, x), x)
-    x = tf.where(tf.equal(x, _const(math.inf, x)), _const(posinf, x), x)
-    return tf.where(tf.equal(x, _const(-math.inf, x)), _const(neginf, x), x)
-
-
 def sqrt(x: Tensor) -> Tensor:
     return tf.sqrt(x)
-
-
-def cbrt(x: Tensor) -> Tensor:
-    # TF has no cbrt; the real cube root keeps the sign.
-    return (
-        _widened(tf.sign, x)
-        if x.dtype.is_unsigned
-        else tf.sign(x) * tf.pow(tf.abs(x), _const(1.0 / 3.0, x))
-    )
 
 
 def sin(x: Tensor) -> Tensor:
@@ -249,10 +189,6 @@ def exp(x: Tensor) -> Tensor:
     return tf.exp(x)
 
 
-def exp2(x: Tensor) -> Tensor:
-    return tf.pow(_const(2.0, x), x)
-
-
 def expm1(x: Tensor) -> Tensor:
     return tf.math.expm1(x)
 
@@ -261,34 +197,12 @@ def log(x: Tensor) -> Tensor:
     return tf.math.log(x)
 
 
-def log10(x: Tensor) -> Tensor:
-    return tf.math.log(x) / _const(math.log(10.0), x)
-
-
 def log1p(x: Tensor) -> Tensor:
     return tf.math.log1p(x)
 
 
-def log2(x: Tensor) -> Tensor:
-    return tf.math.log(x) / _const(math.log(2.0), x)
-
-
-def sinc(x: Tensor) -> Tensor:
-    zero = tf.equal(x, 0)
-    pix = _const(math.pi, x) * tf.where(zero, tf.ones_like(x), x)
-    return tf.where(zero, tf.ones_like(x), tf.sin(pix) / pix)
-
-
 def i0(x: Tensor) -> Tensor:
     return tf.math.bessel_i0(x)
-
-
-def deg2rad(x: Tensor) -> Tensor:
-    return x * _const(math.pi / 180.0, x)
-
-
-def rad2deg(x: Tensor) -> Tensor:
-    return x * _const(180.0 / math.pi, x)
 
 
 def arctan2(x1: Tensor, x2: Tensor) -> Tensor:
@@ -310,18 +224,6 @@ def logaddexp(x1: Tensor, x2: Tensor) -> Tensor:
     big = tf.maximum(x1, x2)
     out = big + tf.math.log1p(tf.exp(-tf.abs(x1 - x2)))
     return tf.where(tf.equal(x1, x2), x1 + _const(math.log(2.0), x1), out)
-
-
-def logaddexp2(x1: Tensor, x2: Tensor) -> Tensor:
-    big = tf.maximum(x1, x2)
-    gap = tf.pow(_const(2.0, x1), -tf.abs(x1 - x2))
-    out = big + tf.math.log1p(gap) / _const(math.log(2.0), x1)
-    return tf.where(tf.equal(x1, x2), x1 + 1, out)
-
-
-def heaviside(x1: Tensor, x2: Tensor) -> Tensor:
-    step = tf.where(x1 < 0, tf.zeros_like(x1), tf.ones_like(x1))
-    return tf.where(tf.equal(x1, 0), x2, tf.where(tf.math.is_nan(x1), x1, step))
 
 
 def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
@@ -400,31 +302,9 @@ def isnan(x: Tensor) -> Tensor:
     return out if im is None else out | tf.math.is_nan(im)
 
 
-def isclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    tol = atol + rtol * tf.abs(x2)
-    close = tf.abs(x1 - x2) <= tf.cast(tol, tf.abs(x1).dtype)
-    # Infinities are close only to themselves.
-    out = tf.where(isfinite(x1) & isfinite(x2), close, tf.equal(x1, x2))
-    return out | (isnan(x1) & isnan(x2)) if equal_nan else out
-
-
-def isneginf(x: Tensor) -> Tensor:
-    return tf.equal(x, _const(-math.inf, x))
-
-
-def isposinf(x: Tensor) -> Tensor:
-    return tf.equal(x, _const(math.inf, x))
-
-
 def signbit(x: Tensor) -> Tensor:
     # The sign bit is the top bit: negative as a signed integer of the same width.
     return tf.bitcast(x, _BITS[x.dtype]) < 0
-
-
-def isreal(x: Tensor) -> Tensor:
-    if x.dtype.is_complex:
-        return tf.equal(tf.math.imag(x), 0)
-    return tf.ones_like(x, dtype=tf.bool)
 
 
 def isin(x1: Tensor, x2: Tensor, assume_unique: bool, invert: bool) -> Tensor:
@@ -439,10 +319,6 @@ def logical_and(x1: Tensor, x2: Tensor) -> Tensor:
 
 def logical_or(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.logical_or(x1, x2)
-
-
-def logical_xor(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.math.logical_xor(x1, x2)
 
 
 def logical_not(x: Tensor) -> Tensor:
@@ -484,10 +360,3 @@ def imag(x: Tensor) -> Tensor:
 
 def conjugate(x: Tensor) -> Tensor:
     return tf.math.conj(x)
-
-
-def angle(x: Tensor) -> Tensor:
-    if x.dtype.is_complex:
-        return tf.math.angle(x)
-    # For reals the angle is atan2(0, x): 0, or pi for negative values (and -0.0).
-    return tf.atan2(tf.zeros_like(x), x)

@@ -8,23 +8,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "correlate",
-    "cross",
-    "dot",
-    "einsum",
-    "inner",
-    "kron",
-    "matmul",
-    "outer",
-    "tensordot",
-    "trace",
-    "trapezoid",
-    "vander",
-    "vdot",
-]
-
-
 # TF's MatMul/BatchMatMul kernels lack small ints, bool and uint32: compute wider, cast back.
 _WIDER = {
     tf.bool: tf.int32,
@@ -107,52 +90,3 @@ def dot(x1: Tensor, x2: Tensor) -> Tensor:
 
 def einsum(subscripts: str, *operands: Tensor) -> Tensor:
     return _widened(lambda *xs: tf.einsum(subscripts, *xs), *operands)
-
-
-def inner(x1: Tensor, x2: Tensor) -> Tensor:
-    if x1.shape.rank == 0 or x2.shape.rank == 0:
-        return x1 * x2
-    return tensordot(x1, x2, ((x1.shape.rank - 1,), (x2.shape.rank - 1,)))
-
-
-def kron(x1: Tensor, x2: Tensor) -> Tensor:
-    n = max(x1.shape.rank, x2.shape.rank)
-    a = tf.reshape(x1, [1] * (n - x1.shape.rank) + x1.shape.as_list())
-    b = tf.reshape(x2, [1] * (n - x2.shape.rank) + x2.shape.as_list())
-    # Interleave the axes: a as (a0, 1, a1, 1, ...), b as (1, b0, 1, b1, ...).
-    sa, sb = a.shape.as_list(), b.shape.as_list()
-    a = tf.reshape(a, [d for s in sa for d in (s, 1)])
-    b = tf.reshape(b, [d for s in sb for d in (1, s)])
-    return tf.reshape(a * b, [i * j for i, j in zip(sa, sb, strict=True)])
-
-
-def outer(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.reshape(x1, (-1, 1)) * tf.reshape(x2, (1, -1))
-
-
-def trace(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
-    rank = x.shape.rank
-    perm = [i for i in range(rank) if i not in (axis1, axis2)] + [axis1, axis2]
-    diag = tf.linalg.diag_part(tf.transpose(x, perm), k=offset)
-    return tf.reduce_sum(diag, axis=-1)
-
-
-def trapezoid(y: Tensor, x: Tensor | None, dx: float, axis: int) -> Tensor:
-    y = _move_to_end(y, axis)
-    mid = (y[..., 1:] + y[..., :-1]) / 2
-    if x is None:
-        return tf.reduce_sum(mid, axis=-1) * tf.cast(dx, y.dtype)
-    x = _move_to_end(x, axis) if x.shape.rank > 1 else x
-    return tf.reduce_sum(mid * (x[..., 1:] - x[..., :-1]), axis=-1)
-
-
-def vander(x: Tensor, N: int, increasing: bool) -> Tensor:
-    powers = tf.range(N, dtype=x.dtype) if increasing else tf.range(N - 1, -1, -1, dtype=x.dtype)
-    return tf.pow(x[:, None], powers[None, :])
-
-
-def vdot(x1: Tensor, x2: Tensor) -> Tensor:
-    a = tf.reshape(x1, (-1,))
-    if a.dtype.is_complex:
-        a = tf.math.conj(a)
-    return tf.reduce_sum(a * tf.reshape(x2, (-1,)))

@@ -9,47 +9,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "all",
-    "allclose",
-    "any",
-    "argmax",
-    "argmin",
-    "argpartition",
-    "argsort",
-    "average",
-    "bincount",
-    "corrcoef",
-    "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "diff",
-    "histogram",
-    "max",
-    "mean",
-    "median",
-    "min",
-    "nanargmax",
-    "nanargmin",
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmedian",
-    "nanmin",
-    "nanprod",
-    "nanquantile",
-    "nansum",
-    "prod",
-    "quantile",
-    "searchsorted",
-    "sort",
-    "std",
-    "sum",
-    "unique",
-    "var",
-]
-
 Axes = tuple[int, ...] | None
 
 
@@ -87,18 +46,8 @@ def any(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return tf.reduce_any(x, axis=_ax(axis), keepdims=keepdims)
 
 
-def std(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return tf.math.reduce_std(x, axis=_ax(axis), keepdims=keepdims)
-
-
 def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return tf.math.reduce_variance(x, axis=_ax(axis), keepdims=keepdims)
-
-
-
-
-def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
-    return tf.math.count_nonzero(x, axis=_ax(axis))
 
 
 def _to_last(x: Tensor, axis: Axes) -> tuple[Tensor, list[Any]]:
@@ -153,67 +102,10 @@ def _quantile(
     return out if q.shape.rank else out[0]
 
 
-def median(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _quantile(x, tf.constant(0.5, x.dtype), axis, "linear", keepdims, False)
-
-
 def quantile(
     x: Tensor, q: Tensor, axis: Axes = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
     return _quantile(x, q, axis, method, keepdims, False)
-
-
-def average(x: Tensor, axis: int | None = None, weights: Tensor | None = None) -> Tensor:
-    dims = None if axis is None else [axis]
-    if weights is None:
-        return tf.reduce_mean(x, axis=dims)
-    if weights.shape.rank == 1 and x.shape.rank > 1 and axis is not None:
-        shape = [1] * x.shape.rank
-        shape[axis] = -1
-        weights = tf.reshape(weights, shape)
-    weights = tf.broadcast_to(weights, tf.shape(x))
-    return tf.reduce_sum(x * weights, axis=dims) / tf.reduce_sum(weights, axis=dims)
-
-
-def _fill_nan(x: Tensor, value: float) -> Tensor:
-    return tf.where(tf.math.is_nan(x), tf.constant(value, x.dtype), x)
-
-
-def nansum(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return sum(_fill_nan(x, 0.0), axis, keepdims)
-
-
-def nanprod(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return prod(_fill_nan(x, 1.0), axis, keepdims)
-
-
-def nanmean(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    count = sum(tf.cast(~tf.math.is_nan(x), x.dtype), axis, keepdims)
-    return nansum(x, axis, keepdims) / count
-
-
-def _nan_extremum(
-    fn: Callable[..., Tensor], fill: float, x: Tensor, axis: Axes, keepdims: bool
-) -> Tensor:
-    out = fn(_fill_nan(x, fill), axis, keepdims)
-    all_nan = all(tf.math.is_nan(x), axis, keepdims)
-    return tf.where(all_nan, tf.constant(float("nan"), x.dtype), out)
-
-
-def nanmax(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _nan_extremum(max, float("-inf"), x, axis, keepdims)
-
-
-def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _nan_extremum(min, float("inf"), x, axis, keepdims)
-
-
-
-
-
-
-def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _quantile(x, tf.constant(0.5, x.dtype), axis, "linear", keepdims, True)
 
 
 def nanquantile(
@@ -238,22 +130,6 @@ def argmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor
     return _arg(tf.argmin, x, axis, keepdims)
 
 
-def _nanarg(
-    fn: Callable[..., Tensor], fill: float, x: Tensor, axis: int | None, keepdims: bool
-) -> Tensor:
-    idx = _arg(fn, _fill_nan(x, fill), axis, keepdims)
-    all_nan = all(tf.math.is_nan(x), None if axis is None else (axis,), keepdims)
-    return tf.where(all_nan, -1, idx)
-
-
-def nanargmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(tf.argmax, float("-inf"), x, axis, keepdims)
-
-
-def nanargmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(tf.argmin, float("inf"), x, axis, keepdims)
-
-
 def _along(x: Tensor, axis: int | None) -> tuple[Tensor, int]:
     return (tf.reshape(x, [-1]), 0) if axis is None else (x, axis)
 
@@ -266,24 +142,6 @@ def cumsum(x: Tensor, axis: int | None = None) -> Tensor:
 def cumprod(x: Tensor, axis: int | None = None) -> Tensor:
     x, axis = _along(x, axis)
     return tf.math.cumprod(x, axis=axis)
-
-
-def nancumsum(x: Tensor, axis: int | None = None) -> Tensor:
-    return cumsum(_fill_nan(x, 0.0), axis)
-
-
-def nancumprod(x: Tensor, axis: int | None = None) -> Tensor:
-    return cumprod(_fill_nan(x, 1.0), axis)
-
-
-def diff(a: Tensor, n: int = 1, axis: int = -1) -> Tensor:
-    rank = a.shape.rank
-    head = [slice(None)] * rank
-    tail = [slice(None)] * rank
-    head[axis], tail[axis] = slice(1, None), slice(None, -1)
-    for _ in range(n):
-        a = a[tuple(head)] - a[tuple(tail)]
-    return a
 
 
 def sort(x: Tensor, axis: int | None = -1) -> Tensor:
@@ -395,13 +253,3 @@ def corrcoef(x: Tensor) -> Tensor:
     scale = tf.sqrt(tf.linalg.diag_part(cov))
     out = tf.clip_by_value(cov / scale[:, None] / scale[None, :], -1, 1)
     return out if x.shape.rank == 2 else out[0, 0]
-
-
-def allclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    if not (x1.dtype.is_floating or x1.dtype.is_complex):
-        x1, x2 = tf.cast(x1, tf.float64), tf.cast(x2, tf.float64)
-    tol = atol + rtol * tf.abs(x2)
-    close = (tf.abs(x1 - x2) <= tf.cast(tol, tf.abs(x1).dtype)) | tf.equal(x1, x2)
-    if equal_nan:
-        close |= tf.math.is_nan(x1) & tf.math.is_nan(x2)
-    return tf.reduce_all(close)

@@ -8,34 +8,6 @@ import tensorflow as tf
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-__all__ = [
-    "broadcast_to",
-    "concatenate",
-    "diag",
-    "diagonal",
-    "expand_dims",
-    "flip",
-    "get_item",
-    "nonzero",
-    "pad",
-    "repeat",
-    "reshape",
-    "roll",
-    "size",
-    "split",
-    "squeeze",
-    "stack",
-    "take",
-    "take_along_axis",
-    "tile",
-    "transpose",
-    "tril",
-    "triu",
-    "unravel_index",
-    "view",
-    "where",
-]
-
 
 def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
     return tf.reshape(x, newshape)
@@ -150,22 +122,6 @@ def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     rank = len(x.shape)
     perm = [i for i in range(rank) if i not in (axis1, axis2)] + [axis1, axis2]
     return tf.linalg.diag_part(tf.transpose(x, perm), k=offset)
-
-
-def _band(x: Tensor, k: int, lower: bool) -> Tensor:
-    shape = tf.shape(x)
-    rows = tf.range(shape[-2])[:, None]
-    cols = tf.range(shape[-1])[None, :]
-    keep = cols - rows <= k if lower else cols - rows >= k
-    return tf.where(keep, x, tf.zeros_like(x))
-
-
-def tril(x: Tensor, k: int) -> Tensor:
-    return _band(x, k, lower=True)
-
-
-def triu(x: Tensor, k: int) -> Tensor:
-    return _band(x, k, lower=False)
 
 
 def _bitcast(x: Tensor, dtype: DType) -> Tensor:

@@ -10,23 +10,6 @@ import torch.nn.functional as F
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "adaptive_average_pool",
-    "adaptive_max_pool",
-    "average_pool",
-    "conv",
-    "conv_transpose",
-    "ctc_greedy_decode",
-    "ctc_loss",
-    "depth_to_space",
-    "depthwise_conv",
-    "dot_product_attention",
-    "fold",
-    "max_pool",
-    "space_to_depth",
-    "unfold",
-]
-
 Ints = tuple[int, ...]
 Pads = tuple[tuple[int, int], ...]
 
@@ -82,19 +65,6 @@ def conv(
     return _from_first(y, data_format)
 
 
-def depthwise_conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    # Depthwise is the grouped conv with one input channel per group.
-    k = kernel.reshape(*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1])
-    return conv(inputs, k, strides, padding, data_format, dilation_rate)
-
-
 def conv_transpose(
     inputs: Tensor,
     kernel: Tensor,
@@ -136,45 +106,16 @@ def average_pool(
     return _from_first(total, data_format)
 
 
+# Native kernel: F.adaptive_avg_pool* pools every bin in one op (the composite slices per bin).
 def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
     x = _to_first(inputs, data_format)
     return _from_first(_ADAPTIVE_AVG[len(output_size)](x, output_size), data_format)
 
 
+# Native kernel: F.adaptive_max_pool* (the composite slices per bin).
 def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
     x = _to_first(inputs, data_format)
     return _from_first(_ADAPTIVE_MAX[len(output_size)](x, output_size), data_format)
-
-
-def _reference_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor:
-    """The unfused formula: for logit soft-capping, which the fused kernel lacks."""
-    dtype = query.dtype
-    groups = query.shape[2] // key.shape[2]
-    k = torch.repeat_interleave(key, groups, dim=2)
-    v = torch.repeat_interleave(value, groups, dim=2)
-    logits = torch.einsum("btnh,bsnh->bnts", query, k) * scale
-    if bias is not None:
-        logits = logits + bias
-    if attn_logits_soft_cap is not None:
-        logits = attn_logits_soft_cap * torch.tanh(logits / attn_logits_soft_cap)
-    keep = None if mask is None else torch.broadcast_to(mask, logits.shape)
-    if is_causal:
-        t, s = logits.shape[-2:]
-        causal = torch.tril(torch.ones((t, s), dtype=torch.bool, device=logits.device))
-        keep = causal if keep is None else keep & causal
-    if keep is not None:
-        logits = logits.masked_fill(~keep, -0.7 * torch.finfo(dtype).max)
-    probs = torch.softmax(logits.to(torch.promote_types(dtype, torch.float32)), dim=-1)
-    return torch.einsum("bnts,bsnh->btnh", probs.to(dtype), v)
 
 
 def dot_product_attention(
@@ -186,11 +127,11 @@ def dot_product_attention(
     scale: float,
     is_causal: bool,
     attn_logits_soft_cap: float | None,
-) -> Tensor:
+) -> Tensor | None:
+    # `scaled_dot_product_attention`: flash/memory-efficient kernels, no soft cap (None
+    # hands those calls to the core's unfused formula).
     if attn_logits_soft_cap is not None:
-        return _reference_attention(
-            query, key, value, bias, mask, scale, is_causal, attn_logits_soft_cap
-        )
+        return None
     # `scaled_dot_product_attention` takes (batch, heads, len, dim) and refuses a mask
     # together with `is_causal`: causality stays a flag unless another mask is given.
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))
@@ -240,43 +181,6 @@ def ctc_loss(
         reduction="none",
     )
     return loss.to(output.dtype)
-
-
-def ctc_greedy_decode(
-    inputs: Tensor, sequence_lengths: Tensor, merge_repeated: bool, mask_index: int
-) -> tuple[Tensor, Tensor]:
-    time = inputs.shape[1]
-    best, labels = torch.max(inputs, dim=-1)
-    labels = labels.to(torch.int32)
-    steps = torch.arange(time, device=inputs.device)[None, :]
-    past = steps >= sequence_lengths[:, None]
-    labels = torch.where(past, mask_index, labels)
-    scores = -torch.where(past, 0, best).sum(dim=1, keepdim=True)
-    drop = labels == mask_index
-    if merge_repeated:
-        drop[:, 1:] |= labels[:, 1:] == labels[:, :-1]
-    # Keep the surviving labels in order, left-aligned, padded with -1.
-    order = torch.argsort(torch.where(drop, time, steps), dim=1, stable=True)
-    decoded = torch.take_along_dim(torch.where(drop, -1, labels), order, dim=1)
-    return decoded[None].to(torch.int32), scores.to(inputs.dtype)
-
-
-def depth_to_space(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = x if data_format == "channels_last" else torch.movedim(x, 1, -1)
-    n, h, w, c = y.shape
-    b = block_size
-    y = y.reshape(n, h, w, b, b, c // (b * b)).permute(0, 1, 3, 2, 4, 5)
-    y = y.reshape(n, h * b, w * b, c // (b * b))
-    return y if data_format == "channels_last" else torch.movedim(y, -1, 1)
-
-
-def space_to_depth(x: Tensor, block_size: int, data_format: str) -> Tensor:
-    y = x if data_format == "channels_last" else torch.movedim(x, 1, -1)
-    n, h, w, c = y.shape
-    b = block_size
-    y = y.reshape(n, h // b, b, w // b, b, c).permute(0, 1, 3, 2, 4, 5)
-    y = y.reshape(n, h // b, w // b, b * b * c)
-    return y if data_format == "channels_last" else torch.movedim(y, -1, 1)
 
 
 def unfold(

@@ -9,29 +9,6 @@ import torch
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import default_device, to_torch_dtype
 
-__all__ = [
-    "arange",
-    "copy",
-    "eye",
-    "full",
-    "full_like",
-    "geomspace",
-    "linspace",
-    "logspace",
-    "meshgrid",
-    "ones",
-    "tri",
-    "zeros",
-]
-
-
-def zeros(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return torch.zeros(shape, dtype=to_torch_dtype(dtype), device=default_device())
-
-
-def ones(shape: tuple[int, ...], dtype: DType) -> Tensor:
-    return torch.ones(shape, dtype=to_torch_dtype(dtype), device=default_device())
-
 
 def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
     fill = fill_value.to(to_torch_dtype(dtype))
@@ -41,19 +18,6 @@ def full(shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor:
 def full_like(x: Tensor, fill_value: Tensor, dtype: DType) -> Tensor:
     fill = fill_value.to(device=x.device, dtype=to_torch_dtype(dtype))
     return torch.broadcast_to(fill, x.shape).clone()
-
-
-def eye(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    rows = torch.arange(N, device=default_device()).reshape(N, 1)
-    cols = torch.arange(M, device=default_device()).reshape(1, M)
-    return (cols - rows == k).to(to_torch_dtype(dtype))
-
-
-def tri(N: int, M: int, k: int, dtype: DType) -> Tensor:
-    # torch.tril_indices has no dtype or offset-only form; build the mask by comparison.
-    rows = torch.arange(N, device=default_device()).reshape(N, 1)
-    cols = torch.arange(M, device=default_device()).reshape(1, M)
-    return (cols - rows <= k).to(to_torch_dtype(dtype))
 
 
 def copy(x: Tensor) -> Tensor:
@@ -80,13 +44,6 @@ def linspace(
     return torch.movedim(samples, 0, axis), step
 
 
-def logspace(
-    start: Tensor, stop: Tensor, num: int, endpoint: bool, base: float, axis: int
-) -> Tensor:
-    samples, _ = linspace(start, stop, num, endpoint, axis)
-    return torch.pow(torch.tensor(base, dtype=samples.dtype, device=samples.device), samples)
-
-
 def geomspace(start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int) -> Tensor:
     sign = torch.sign(start)
     logs, _ = linspace(torch.log(torch.abs(start)), torch.log(torch.abs(stop)), num, endpoint, 0)
@@ -99,7 +56,3 @@ def geomspace(start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int) 
             stop_b = torch.broadcast_to(stop, samples.shape[1:]).unsqueeze(0)
             samples = torch.cat([samples[:-1], stop_b])
     return torch.movedim(samples, 0, axis)
-
-
-def meshgrid(xs: list[Tensor], indexing: str) -> list[Tensor]:
-    return list(torch.meshgrid(*xs, indexing=indexing))

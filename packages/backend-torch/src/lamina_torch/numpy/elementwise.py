@@ -10,20 +10,6 @@ import torch
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "absolute", "add", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctan2", "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "clip", "conjugate", "cos", "cosh",
-    "deg2rad", "divide", "divide_no_nan", "equal", "exp", "exp2", "expm1", "floor",
-    "floor_divide", "fmax", "fmin", "fmod", "gcd", "greater", "greater_equal", "heaviside",
-    "hypot", "i0", "imag", "isclose", "isfinite", "isin", "isinf", "isnan", "isneginf",
-    "isposinf", "isreal", "lcm", "ldexp", "less", "less_equal", "log", "log10", "log1p",
-    "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or",
-    "logical_xor", "maximum", "minimum", "mod", "multiply", "nan_to_num", "negative",
-    "nextafter", "not_equal", "power", "rad2deg", "real", "reciprocal", "round", "sign",
-    "signbit", "sin", "sinc", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
-]  # fmt: skip
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 # torch implements almost no kernels for uint16/32/64, so those compute in a wider signed
@@ -67,11 +53,6 @@ def divide(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.true_divide(x1, x2)
 
 
-def divide_no_nan(x1: Tensor, x2: Tensor) -> Tensor:
-    zero = x2 == 0
-    return torch.where(zero, torch.zeros_like(x1), x1 / torch.where(zero, 1, x2))
-
-
 @_widen_unsigned
 def floor_divide(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.floor_divide(x1, x2)
@@ -103,23 +84,8 @@ def minimum(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 @_widen_unsigned
-def fmax(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.fmax(x1, x2)
-
-
-@_widen_unsigned
-def fmin(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.fmin(x1, x2)
-
-
-@_widen_unsigned
 def gcd(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.gcd(x1, x2)
-
-
-@_widen_unsigned
-def lcm(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.lcm(x1, x2)
 
 
 @_widen_unsigned
@@ -135,15 +101,6 @@ def absolute(x: Tensor) -> Tensor:
 def sign(x: Tensor) -> Tensor:
     # torch.sign rejects complex; torch.sgn is x / |x| there.
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
-
-
-@_widen_unsigned
-def square(x: Tensor) -> Tensor:
-    return torch.square(x)
-
-
-def reciprocal(x: Tensor) -> Tensor:
-    return torch.reciprocal(x)
 
 
 @_widen_unsigned
@@ -171,17 +128,8 @@ def trunc(x: Tensor) -> Tensor:
     return torch.trunc(x)
 
 
-def nan_to_num(x: Tensor, nan: float, posinf: float, neginf: float) -> Tensor:
-    return torch.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
-
-
 def sqrt(x: Tensor) -> Tensor:
     return torch.sqrt(x)
-
-
-def cbrt(x: Tensor) -> Tensor:
-    # torch has no cbrt; the real cube root keeps the sign.
-    return torch.sign(x) * torch.pow(torch.abs(x), 1.0 / 3.0)
 
 
 def sin(x: Tensor) -> Tensor:
@@ -236,10 +184,6 @@ def exp(x: Tensor) -> Tensor:
     return torch.exp(x)
 
 
-def exp2(x: Tensor) -> Tensor:
-    return torch.exp2(x)
-
-
 def expm1(x: Tensor) -> Tensor:
     return torch.expm1(x)
 
@@ -248,32 +192,12 @@ def log(x: Tensor) -> Tensor:
     return torch.log(x)
 
 
-def log10(x: Tensor) -> Tensor:
-    return torch.log10(x)
-
-
 def log1p(x: Tensor) -> Tensor:
     return torch.log1p(x)
 
 
-def log2(x: Tensor) -> Tensor:
-    return torch.log2(x)
-
-
-def sinc(x: Tensor) -> Tensor:
-    return torch.sinc(x)
-
-
 def i0(x: Tensor) -> Tensor:
     return torch.i0(x)
-
-
-def deg2rad(x: Tensor) -> Tensor:
-    return torch.deg2rad(x)
-
-
-def rad2deg(x: Tensor) -> Tensor:
-    return torch.rad2deg(x)
 
 
 def arctan2(x1: Tensor, x2: Tensor) -> Tensor:
@@ -286,15 +210,6 @@ def hypot(x1: Tensor, x2: Tensor) -> Tensor:
 
 def logaddexp(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.logaddexp(x1, x2)
-
-
-def logaddexp2(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.logaddexp2(x1, x2)
-
-
-def heaviside(x1: Tensor, x2: Tensor) -> Tensor:
-    # torch.heaviside maps NaN to 0; NumPy (and the other backends) keep NaN.
-    return torch.where(torch.isnan(x1), x1, torch.heaviside(x1, x2))
 
 
 def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
@@ -335,10 +250,6 @@ def greater_equal(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.ge(x1, x2)
 
 
-def isclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    return torch.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
-
-
 def isfinite(x: Tensor) -> Tensor:
     return torch.isfinite(x)
 
@@ -351,20 +262,8 @@ def isnan(x: Tensor) -> Tensor:
     return torch.isnan(x)
 
 
-def isneginf(x: Tensor) -> Tensor:
-    return torch.isneginf(x)
-
-
-def isposinf(x: Tensor) -> Tensor:
-    return torch.isposinf(x)
-
-
 def signbit(x: Tensor) -> Tensor:
     return torch.signbit(x)
-
-
-def isreal(x: Tensor) -> Tensor:
-    return torch.isreal(x)
 
 
 @_widen_unsigned
@@ -382,10 +281,6 @@ def logical_and(x1: Tensor, x2: Tensor) -> Tensor:
 
 def logical_or(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.logical_or(x1, x2)
-
-
-def logical_xor(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.logical_xor(x1, x2)
 
 
 def logical_not(x: Tensor) -> Tensor:
@@ -434,10 +329,3 @@ def imag(x: Tensor) -> Tensor:
 def conjugate(x: Tensor) -> Tensor:
     # conj_physical, not conj: a lazily conjugated view cannot be read by .numpy().
     return torch.conj_physical(x)
-
-
-def angle(x: Tensor) -> Tensor:
-    if x.is_complex():
-        return torch.angle(x)
-    # torch.angle(-0.0) is 0; NumPy's atan2(0, x) gives pi there.
-    return torch.atan2(torch.zeros_like(x), x)

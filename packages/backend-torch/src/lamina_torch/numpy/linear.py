@@ -6,22 +6,6 @@ import torch
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "correlate",
-    "cross",
-    "dot",
-    "einsum",
-    "inner",
-    "kron",
-    "matmul",
-    "outer",
-    "tensordot",
-    "trace",
-    "trapezoid",
-    "vander",
-    "vdot",
-]
-
 
 def matmul(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.matmul(x1, x2)
@@ -66,36 +50,3 @@ def dot(x1: Tensor, x2: Tensor) -> Tensor:
 
 def einsum(subscripts: str, *operands: Tensor) -> Tensor:
     return torch.einsum(subscripts, *operands)
-
-
-def inner(x1: Tensor, x2: Tensor) -> Tensor:
-    if x1.ndim == 0 or x2.ndim == 0:
-        return x1 * x2
-    return tensordot(x1, x2, ((x1.ndim - 1,), (x2.ndim - 1,)))
-
-
-def kron(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.kron(x1, x2)
-
-
-def outer(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.reshape(x1, (-1, 1)) * torch.reshape(x2, (1, -1))
-
-
-def trace(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
-    return torch.diagonal(x, offset=offset, dim1=axis1, dim2=axis2).sum(-1, dtype=x.dtype)
-
-
-def trapezoid(y: Tensor, x: Tensor | None, dx: float, axis: int) -> Tensor:
-    if x is None:
-        return torch.trapezoid(y, dx=dx, dim=axis)
-    return torch.trapezoid(y, x=x, dim=axis)
-
-
-def vander(x: Tensor, N: int, increasing: bool) -> Tensor:
-    return torch.vander(x, N=N, increasing=increasing).to(x.dtype)
-
-
-def vdot(x1: Tensor, x2: Tensor) -> Tensor:
-    prod = torch.conj(torch.reshape(x1, (-1,))) * torch.reshape(x2, (-1,))
-    return torch.sum(prod, dtype=x1.dtype)

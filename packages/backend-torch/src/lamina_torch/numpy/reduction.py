@@ -10,47 +10,6 @@ import torch
 
 from lamina.backend.kit import Tensor
 
-__all__ = [
-    "all",
-    "allclose",
-    "any",
-    "argmax",
-    "argmin",
-    "argpartition",
-    "argsort",
-    "average",
-    "bincount",
-    "corrcoef",
-    "count_nonzero",
-    "cumprod",
-    "cumsum",
-    "diff",
-    "histogram",
-    "max",
-    "mean",
-    "median",
-    "min",
-    "nanargmax",
-    "nanargmin",
-    "nancumprod",
-    "nancumsum",
-    "nanmax",
-    "nanmean",
-    "nanmedian",
-    "nanmin",
-    "nanprod",
-    "nanquantile",
-    "nansum",
-    "prod",
-    "quantile",
-    "searchsorted",
-    "sort",
-    "std",
-    "sum",
-    "unique",
-    "var",
-]
-
 Axes = tuple[int, ...] | None
 
 
@@ -119,18 +78,8 @@ def any(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _reduce(torch.any, x, axis, keepdims)
 
 
-def std(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _reduce(lambda t, **k: torch.std(t, correction=0, **k), x, axis, keepdims)
-
-
 def var(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     return _reduce(lambda t, **k: torch.var(t, correction=0, **k), x, axis, keepdims)
-
-
-
-
-def count_nonzero(x: Tensor, axis: Axes = None) -> Tensor:
-    return torch.count_nonzero(x, dim=_dims(x, axis))
 
 
 def _to_last(x: Tensor, axis: Axes) -> tuple[Tensor, list[int]]:
@@ -155,64 +104,10 @@ def _quantile(
     return out.to(dtype)
 
 
-def median(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    # torch.median returns the lower middle value; NumPy's averages the two.
-    half = torch.tensor(0.5, device=x.device)
-    return _quantile(torch.quantile, x, half, axis, "linear", keepdims)
-
-
 def quantile(
     x: Tensor, q: Tensor, axis: Axes = None, method: str = "linear", keepdims: bool = False
 ) -> Tensor:
     return _quantile(torch.quantile, x, q, axis, method, keepdims)
-
-
-def average(x: Tensor, axis: int | None = None, weights: Tensor | None = None) -> Tensor:
-    dims = None if axis is None else (axis,)
-    if weights is None:
-        return mean(x, dims)
-    if weights.ndim == 1 and x.ndim > 1 and axis is not None:
-        shape = [1] * x.ndim
-        shape[axis] = -1
-        weights = weights.reshape(shape)
-    return sum(x * weights, dims) / sum(weights.expand_as(x), dims)
-
-
-def nansum(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _reduce(torch.nansum, x, axis, keepdims)
-
-
-def nanprod(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return prod(torch.where(torch.isnan(x), 1, x), axis, keepdims)
-
-
-def nanmean(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _reduce(torch.nanmean, x, axis, keepdims)
-
-
-def _nan_extremum(
-    fn: Callable[..., Tensor], fill: float, x: Tensor, axis: Axes, keepdims: bool
-) -> Tensor:
-    nan = torch.isnan(x)
-    out = fn(torch.where(nan, fill, x), axis, keepdims)
-    return torch.where(all(nan, axis, keepdims), torch.nan, out)
-
-
-def nanmax(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _nan_extremum(max, -torch.inf, x, axis, keepdims)
-
-
-def nanmin(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    return _nan_extremum(min, torch.inf, x, axis, keepdims)
-
-
-
-
-
-
-def nanmedian(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
-    half = torch.tensor(0.5, device=x.device)
-    return _quantile(torch.nanquantile, x, half, axis, "linear", keepdims)
 
 
 def nanquantile(
@@ -237,23 +132,6 @@ def argmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor
     return _arg(torch.argmin, x, axis, keepdims)
 
 
-def _nanarg(
-    fn: Callable[..., Tensor], fill: float, x: Tensor, axis: int | None, keepdims: bool
-) -> Tensor:
-    nan = torch.isnan(x)
-    idx = _arg(fn, torch.where(nan, fill, x), axis, keepdims)
-    all_nan = all(nan, None if axis is None else (axis,), keepdims)
-    return torch.where(all_nan, -1, idx)
-
-
-def nanargmax(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(torch.argmax, -torch.inf, x, axis, keepdims)
-
-
-def nanargmin(x: Tensor, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    return _nanarg(torch.argmin, torch.inf, x, axis, keepdims)
-
-
 def _along(x: Tensor, axis: int | None) -> tuple[Tensor, int]:
     return (x.reshape(-1), 0) if axis is None else (x, axis)
 
@@ -266,18 +144,6 @@ def cumsum(x: Tensor, axis: int | None = None) -> Tensor:
 def cumprod(x: Tensor, axis: int | None = None) -> Tensor:
     x, axis = _along(x, axis)
     return torch.cumprod(x, dim=axis, dtype=x.dtype)
-
-
-def nancumsum(x: Tensor, axis: int | None = None) -> Tensor:
-    return cumsum(torch.where(torch.isnan(x), 0, x), axis)
-
-
-def nancumprod(x: Tensor, axis: int | None = None) -> Tensor:
-    return cumprod(torch.where(torch.isnan(x), 1, x), axis)
-
-
-def diff(a: Tensor, n: int = 1, axis: int = -1) -> Tensor:
-    return torch.diff(a, n=n, dim=axis)
 
 
 def sort(x: Tensor, axis: int | None = -1) -> Tensor:
@@ -366,7 +232,3 @@ def histogram(x: Tensor, bins: int, range: tuple[float, float] | None) -> tuple[
 
 def corrcoef(x: Tensor) -> Tensor:
     return torch.corrcoef(x)
-
-
-def allclose(x1: Tensor, x2: Tensor, rtol: float, atol: float, equal_nan: bool) -> Tensor:
-    return torch.all(torch.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan))

@@ -7,34 +7,6 @@ import torch
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
 
-__all__ = [
-    "broadcast_to",
-    "concatenate",
-    "diag",
-    "diagonal",
-    "expand_dims",
-    "flip",
-    "get_item",
-    "nonzero",
-    "pad",
-    "repeat",
-    "reshape",
-    "roll",
-    "size",
-    "split",
-    "squeeze",
-    "stack",
-    "take",
-    "take_along_axis",
-    "tile",
-    "transpose",
-    "tril",
-    "triu",
-    "unravel_index",
-    "view",
-    "where",
-]
-
 
 def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
     return torch.reshape(x, newshape)
@@ -138,14 +110,6 @@ def diag(x: Tensor, k: int) -> Tensor:
 
 def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     return torch.diagonal(x, offset, axis1, axis2)
-
-
-def tril(x: Tensor, k: int) -> Tensor:
-    return torch.tril(x, k)
-
-
-def triu(x: Tensor, k: int) -> Tensor:
-    return torch.triu(x, k)
 
 
 def view(x: Tensor, dtype: DType) -> Tensor:

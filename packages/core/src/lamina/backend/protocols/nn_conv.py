@@ -16,7 +16,15 @@ Pads = tuple[tuple[int, int], ...]
 
 
 class NNConvOps(Protocol):
-    """Convolution, pooling, attention, CTC and patch ops."""
+    """Convolution, pooling, attention, CTC and patch ops.
+
+    Composites the core writes once on these primitives (`lamina.ops.composites.nn`):
+    `adaptive_average_pool`, `adaptive_max_pool`, `ctc_greedy_decode`, `depth_to_space`,
+    `depthwise_conv`, `dot_product_attention`, `space_to_depth`. A backend may still define
+    one, with the same signature, where a native kernel is faster; the core then calls it.
+    A backend's `dot_product_attention` may return None for arguments its fused kernel does
+    not take (a logit soft cap...): the core then runs the unfused formula.
+    """
 
     def conv(
         self,
@@ -28,18 +36,6 @@ class NNConvOps(Protocol):
         dilation_rate: Ints,
     ) -> Tensor:
         """Kernel ``(*spatial, in // groups, out)``; ``groups = in // kernel.shape[-2]``."""
-        ...
-
-    def depthwise_conv(
-        self,
-        inputs: Tensor,
-        kernel: Tensor,
-        strides: Ints,
-        padding: Pads,
-        data_format: str,
-        dilation_rate: Ints,
-    ) -> Tensor:
-        """Kernel ``(*spatial, in, multiplier)``; output channel ``c * multiplier + m``."""
         ...
 
     def conv_transpose(
@@ -70,32 +66,6 @@ class NNConvOps(Protocol):
         """Padded cells are not counted in the mean."""
         ...
 
-    def adaptive_average_pool(self, inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-        """Bin ``i`` of a dim of size ``n`` covers ``[floor(i*n/o), ceil((i+1)*n/o))``."""
-        ...
-
-    def adaptive_max_pool(self, inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-        """Bins as in `adaptive_average_pool`."""
-        ...
-
-    def dot_product_attention(
-        self,
-        query: Tensor,
-        key: Tensor,
-        value: Tensor,
-        bias: Tensor | None,
-        mask: Tensor | None,
-        scale: float,
-        is_causal: bool,
-        attn_logits_soft_cap: float | None,
-    ) -> Tensor:
-        """``(B, T, N, H)`` layout; key/value heads repeat to the query's (grouped query).
-
-        Logits are ``q.k * scale + bias``, soft-capped, masked with ``-0.7 * finfo.max``,
-        soft-maxed in float32 and cast back.
-        """
-        ...
-
     def ctc_loss(
         self,
         target: Tensor,
@@ -105,20 +75,6 @@ class NNConvOps(Protocol):
         mask_index: int,
     ) -> Tensor:
         """Per-entry negative log-likelihood; `output` holds logits ``(B, T, C)``."""
-        ...
-
-    def ctc_greedy_decode(
-        self, inputs: Tensor, sequence_lengths: Tensor, merge_repeated: bool, mask_index: int
-    ) -> tuple[Tensor, Tensor]:
-        """Decoded int32 ``(1, B, T)`` padded with -1, and ``(B, 1)`` minus summed max logits."""
-        ...
-
-    def depth_to_space(self, x: Tensor, block_size: int, data_format: str) -> Tensor:
-        """TF's DCR order: channel ``(i * block + j) * C' + c`` moves to offset ``(i, j)``."""
-        ...
-
-    def space_to_depth(self, x: Tensor, block_size: int, data_format: str) -> Tensor:
-        """The inverse of `depth_to_space`."""
         ...
 
     def unfold(

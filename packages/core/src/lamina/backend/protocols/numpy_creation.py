@@ -12,21 +12,17 @@ class NumpyCreationOps(Protocol):
 
     Shapes arrive as tuples of ints, dtypes as standardized names; `fill_value`, `start`
     and `stop` arrive as tensors already of the output (or computation) dtype.
+
+    Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
+    `eye`, `logspace`, `meshgrid`, `ones`, `tri`, `zeros`. A backend may still define one,
+    with the same signature, where a native kernel is faster; the core then calls it.
     """
-
-    def zeros(self, shape: tuple[int, ...], dtype: DType) -> Tensor: ...
-
-    def ones(self, shape: tuple[int, ...], dtype: DType) -> Tensor: ...
 
     def full(self, shape: tuple[int, ...], fill_value: Tensor, dtype: DType) -> Tensor: ...
 
     def full_like(self, x: Tensor, fill_value: Tensor, dtype: DType) -> Tensor:
         """`fill_value` broadcast to the (possibly dynamic) shape of `x`."""
         ...
-
-    def eye(self, N: int, M: int, k: int, dtype: DType) -> Tensor: ...
-
-    def tri(self, N: int, M: int, k: int, dtype: DType) -> Tensor: ...
 
     def copy(self, x: Tensor) -> Tensor: ...
 
@@ -43,14 +39,6 @@ class NumpyCreationOps(Protocol):
         """
         ...
 
-    def logspace(
-        self, start: Tensor, stop: Tensor, num: int, endpoint: bool, base: float, axis: int
-    ) -> Tensor: ...
-
     def geomspace(
         self, start: Tensor, stop: Tensor, num: int, endpoint: bool, axis: int
     ) -> Tensor: ...
-
-    def meshgrid(self, xs: list[Tensor], indexing: str) -> list[Tensor]:
-        """`xs`: 1-D tensors of one dtype; `indexing`: "xy" or "ij"."""
-        ...

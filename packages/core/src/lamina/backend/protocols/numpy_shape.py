@@ -12,6 +12,10 @@ class NumpyShapeOps(Protocol):
 
     Axes arrive canonical (non-negative ints, in range); lists of tensors arrive promoted to
     one dtype; shapes are tuples of ints (-1 marks an unknown dim in `reshape`).
+
+    Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
+    `tril`, `triu`. A backend may still define one, with the same signature, where a native
+    kernel is faster; the core then calls it.
     """
 
     def reshape(self, x: Tensor, newshape: tuple[int, ...]) -> Tensor: ...
@@ -80,10 +84,6 @@ class NumpyShapeOps(Protocol):
         ...
 
     def diagonal(self, x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor: ...
-
-    def tril(self, x: Tensor, k: int) -> Tensor: ...
-
-    def triu(self, x: Tensor, k: int) -> Tensor: ...
 
     def view(self, x: Tensor, dtype: DType) -> Tensor:
         """Bit-cast; the last axis scales by the ratio of item sizes (already validated)."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.shapes import Shape, canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor, is_symbolic
@@ -295,7 +296,7 @@ class Unstack(Op):
     def call(self, x: Any) -> list[Any]:
         x = to_tensor(x)
         num, axis = self._resolve(static_shape(x))
-        return list(backend().control_flow.unstack(x, num, axis))
+        return list(composite("control_flow", "unstack")(x, num, axis))
 
 
 def unstack(x: Any, num: int | None = None, axis: int = 0) -> list[Any]:
@@ -357,7 +358,7 @@ class SaturateCast(Op):
         if out_lo <= in_lo and in_hi <= out_hi:
             return backend().core.cast(x, self.dtype)
         lo, hi = _saturation_bounds(in_dtype, self.dtype)
-        return backend().control_flow.saturate_cast(x, self.dtype, lo, hi)
+        return composite("control_flow", "saturate_cast")(x, self.dtype, lo, hi)
 
 
 def saturate_cast(x: Any, dtype: Any) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 
 from lamina.backend.config import standardize_data_format
 from lamina.ops import dtypes
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.shapes import Shape, static_shape
 
@@ -101,7 +102,7 @@ def restore(x: Any, dtype: str) -> Any:
     """Cast a float result back to the input's `dtype` (ints rounded and clipped)."""
     if dtypes.dtype_of(x) == dtype:
         return x
-    return backend().image.saturate_cast(x, dtype)
+    return composite("image", "saturate_cast")(x, dtype)
 
 
 def batched(x: Any, rank: int, full_rank: int) -> Any:

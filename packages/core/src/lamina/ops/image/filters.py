@@ -6,7 +6,7 @@ from typing import Any
 
 from lamina.ops import composites, dtypes
 from lamina.ops.base import Op
-from lamina.ops.composites import pick
+from lamina.ops.composites import composite, pick
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.image._common import (
     batched,
@@ -59,7 +59,7 @@ class GaussianBlur(Op):
         kernels = tuple(
             (axis, gaussian_taps(k, s)) for axis, k, s in zip(axes, sizes, sigmas, strict=True)
         )
-        return restore(backend().image.correlate_axes(x, kernels), dtype)
+        return restore(composite("image", "correlate_axes")(x, kernels), dtype)
 
 
 def gaussian_blur(
@@ -264,7 +264,9 @@ class ExtractPatches(Op):
                                   self.strides, self.dilation_rate, strict=True):  # fmt: skip
                 pads[a] = same_padding(b_shape[a], k, s, d)
             x = backend().image.pad(x, tuple(pads), "constant", 0.0)
-        out = backend().image.extract_patches(x, self.size, self.strides, self.dilation_rate, cf)
+        out = composite("image", "extract_patches")(
+            x, self.size, self.strides, self.dilation_rate, cf
+        )
         return unbatched(out, len(shape), full)
 
 

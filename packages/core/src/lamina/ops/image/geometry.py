@@ -9,7 +9,7 @@ import numpy as np
 
 from lamina.ops import composites, dtypes
 from lamina.ops.base import Op
-from lamina.ops.composites import pick
+from lamina.ops.composites import composite, pick
 from lamina.ops.core.conversion import convert_to_numpy
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.image._common import (
@@ -63,7 +63,7 @@ class AffineTransform(Op):
         if t_rank == 1:
             t = backend().numpy.reshape(t, (1, 8))
         x = batched(x, rank, 4)
-        out = backend().image.affine_transform(
+        out = composite("image", "affine_transform")(
             x, t, self.order, self.fill_mode, self.fill_value,
             self.data_format == "channels_first",
         )  # fmt: skip
@@ -129,7 +129,7 @@ class PerspectiveTransform(AffineTransform):
         name = "perspective_coefficients"
         coeffs = pick(backend().image, name, getattr(composites, name))(s, e)
         t = backend().core.cast(coeffs, dtypes.dtype_of(x))
-        out = backend().image.affine_transform(
+        out = composite("image", "affine_transform")(
             batched(x, rank, 4), t, self.order, "constant", self.fill_value,
             self.data_format == "channels_first",
         )  # fmt: skip
@@ -195,7 +195,7 @@ class MapCoordinates(Op):
         self._check(inputs, coordinates)
         x, dtype = float_input(self.op_name, inputs, "inputs")
         coords = to_tensor(coordinates, dtypes.dtype_of(x))
-        out = backend().image.map_coordinates(
+        out = composite("image", "map_coordinates")(
             x, coords, self.order, self.fill_mode, self.fill_value
         )
         return restore(out, dtype)
@@ -245,7 +245,7 @@ class ElasticTransform(AffineTransform):
         x, dtype = float_input(self.op_name, images)
         seed = random.randrange(2**31 - 1) if self.seed is None else self.seed
         taps = gaussian_taps(int(6 * self.sigma) | 1, self.sigma)
-        out = backend().image.elastic_transform(
+        out = composite("image", "elastic_transform")(
             batched(x, rank, 4), self.alpha, taps, self.order, self.fill_mode,
             self.fill_value, seed, self.data_format == "channels_first",
         )  # fmt: skip

@@ -8,6 +8,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.core.conversion import convert_to_numpy
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.image._common import (
@@ -146,7 +147,7 @@ class _PadCrop(Op):
         for axis, bef, aft, out in edges:
             begin[axis] = bef
             size[axis] = dims[axis] - bef - aft if out is None else out
-        return backend().image.crop(x, tuple(begin), tuple(size))
+        return composite("image", "crop")(x, tuple(begin), tuple(size))
 
 
 class PadImages(_PadCrop):
@@ -256,7 +257,7 @@ class Resize(Op):
             size: list[Any] = list(backend().core.shape(x))  # a traced batch dim: a tensor
             begin[axes[0]], begin[axes[1]] = (h - ch) // 2, (w - cw) // 2
             size[axes[0]], size[axes[1]] = ch, cw
-            x, h, w = backend().image.crop(x, tuple(begin), tuple(size)), ch, cw
+            x, h, w = composite("image", "crop")(x, tuple(begin), tuple(size)), ch, cw
         elif self.pad:
             ph, pw = max(h, int(w * th / tw)), max(w, int(h * tw / th))
             pads = [(0, 0)] * len(shape)

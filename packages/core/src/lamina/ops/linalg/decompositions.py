@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend
 from lamina.ops.linalg._common import (
     check_matrix,
@@ -74,7 +75,7 @@ def cholesky(x: Any, upper: bool = False) -> Any:
 
 class CholeskyInverse(Cholesky):
     def compute(self, x: Any) -> Any:
-        return backend().linalg.cholesky_inverse(x, self.upper)
+        return composite("linalg", "cholesky_inverse")(x, self.upper)
 
 
 def cholesky_inverse(x: Any, upper: bool = False) -> Any:

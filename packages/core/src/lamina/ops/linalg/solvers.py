@@ -9,6 +9,7 @@ from typing import Any
 from lamina.backend.capabilities import Capability
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.linalg._common import (
     check_matrix,
@@ -202,7 +203,7 @@ class MatrixRank(_Tolerance):
     def call(self, x: Any) -> Any:
         check_matrix(self.op_name, static_shape(x))
         dtype = float_dtype(self.op_name, x)
-        out = backend().linalg.matrix_rank(to_tensor(x, compute_dtype(dtype)), self.value)
+        out = composite("linalg", "matrix_rank")(to_tensor(x, compute_dtype(dtype)), self.value)
         return restore(out, "int32")
 
 

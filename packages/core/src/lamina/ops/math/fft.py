@@ -8,6 +8,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.linalg._common import compute_dtype, float_dtype, restore
 from lamina.ops.shapes import Shape, static_shape
@@ -92,14 +93,14 @@ class Fft2(_ComplexFFT):
     rank = 2
 
     def compute(self, real: Any, imag: Any) -> tuple[Any, Any]:
-        return backend().math.fft2(real, imag)
+        return composite("math", "fft2")(real, imag)
 
 
 class Ifft2(_ComplexFFT):
     rank = 2
 
     def compute(self, real: Any, imag: Any) -> tuple[Any, Any]:
-        return backend().math.ifft2(real, imag)
+        return composite("math", "ifft2")(real, imag)
 
 
 def fft(x: Any) -> Any:
@@ -344,7 +345,7 @@ class Stft(_ShortTime):
     def call(self, x: Any) -> Any:
         _, dtype = self.plan(x)
         cdtype = compute_dtype(dtype)
-        real, imag = backend().math.stft(
+        real, imag = composite("math", "stft")(
             to_tensor(x, cdtype),
             self.sequence_stride,
             self.fft_length,
@@ -426,7 +427,7 @@ class Istft(_ShortTime):
         assert length is not None
         cdtype = compute_dtype(dtype)
         real, imag = (to_tensor(t, cdtype) for t in x)
-        out = backend().math.istft(
+        out = composite("math", "istft")(
             real,
             imag,
             self.sequence_stride,

@@ -7,6 +7,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import FloatUnary, Op, Reduction
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.linalg._common import float_dtype, restore, square_shape, to_float
 from lamina.ops.shapes import canonical_axes, static_shape
@@ -70,7 +71,7 @@ def erfinv(x: Any) -> Any:
 
 class Rsqrt(FloatUnary):
     def compute(self, x: Any) -> Any:
-        return backend().math.rsqrt(x)
+        return composite("math", "rsqrt")(x)
 
 
 def rsqrt(x: Any) -> Any:
@@ -91,7 +92,7 @@ class Logsumexp(Reduction):
     def call(self, x: Any) -> Any:
         axes = canonical_axes(self.op_name, self.axis, len(static_shape(x)))
         x = to_tensor(x, self.output_dtype(dtypes.dtype_of(x)))
-        return backend().math.logsumexp(x, axes, self.keepdims)
+        return composite("math", "logsumexp")(x, axes, self.keepdims)
 
 
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -110,7 +111,7 @@ class Logdet(Op):
     def call(self, x: Any) -> Any:
         square_shape(self.op_name, x)
         t, dtype = to_float(self.op_name, x)
-        return restore(backend().math.logdet(t), dtype)
+        return restore(composite("math", "logdet")(t), dtype)
 
 
 def logdet(x: Any) -> Any:
@@ -198,7 +199,7 @@ class InTopK(Op):
     def call(self, targets: Any, predictions: Any) -> Any:
         self.check(targets, predictions)
         p = to_tensor(predictions, float_dtype(self.op_name, predictions, "predictions"))
-        return backend().math.in_top_k(to_tensor(targets, "int32"), p, self.k)
+        return composite("math", "in_top_k")(to_tensor(targets, "int32"), p, self.k)
 
 
 def in_top_k(targets: Any, predictions: Any, k: int) -> Any:
@@ -262,7 +263,7 @@ class ViewAsReal(Op):
 
     def call(self, x: Any) -> Any:
         self.check(x)
-        return backend().math.view_as_real(to_tensor(x))
+        return composite("math", "view_as_real")(to_tensor(x))
 
 
 def view_as_real(x: Any) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.shapes import (
     broadcast_shapes,
@@ -98,7 +99,7 @@ def zeros(shape: Any, dtype: Any = None) -> Any:
     Example:
         >>> lamina.ops.zeros((2, 3)).shape  # (2, 3)
     """
-    return backend().numpy.zeros(_shape_arg("zeros", shape), _float_default("zeros", dtype))
+    return composite("numpy", "zeros")(_shape_arg("zeros", shape), _float_default("zeros", dtype))
 
 
 def ones(shape: Any, dtype: Any = None) -> Any:
@@ -107,7 +108,7 @@ def ones(shape: Any, dtype: Any = None) -> Any:
     Example:
         >>> lamina.ops.ones((2,))  # [1., 1.]
     """
-    return backend().numpy.ones(_shape_arg("ones", shape), _float_default("ones", dtype))
+    return composite("numpy", "ones")(_shape_arg("ones", shape), _float_default("ones", dtype))
 
 
 def empty(shape: Any, dtype: Any = None) -> Any:
@@ -116,7 +117,7 @@ def empty(shape: Any, dtype: Any = None) -> Any:
     Example:
         >>> lamina.ops.empty((2, 2)).shape  # (2, 2)
     """
-    return backend().numpy.zeros(_shape_arg("empty", shape), _float_default("empty", dtype))
+    return composite("numpy", "zeros")(_shape_arg("empty", shape), _float_default("empty", dtype))
 
 
 class Full(Op):
@@ -251,7 +252,7 @@ def eye(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Any:
     n = _int_arg("eye", "N", N)
     m = n if M is None else _int_arg("eye", "M", M)
     k = _int_arg("eye", "k", k, None)
-    return backend().numpy.eye(n, m, k, _float_default("eye", dtype))
+    return composite("numpy", "eye")(n, m, k, _float_default("eye", dtype))
 
 
 def identity(n: Any, dtype: Any = None) -> Any:
@@ -261,7 +262,7 @@ def identity(n: Any, dtype: Any = None) -> Any:
         >>> lamina.ops.identity(3).shape  # (3, 3)
     """
     n = _int_arg("identity", "n", n)
-    return backend().numpy.eye(n, n, 0, _float_default("identity", dtype))
+    return composite("numpy", "eye")(n, n, 0, _float_default("identity", dtype))
 
 
 def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Any:
@@ -272,7 +273,9 @@ def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Any:
     """
     n = _int_arg("tri", "N", N)
     m = n if M is None else _int_arg("tri", "M", M)
-    return backend().numpy.tri(n, m, _int_arg("tri", "k", k, None), _float_default("tri", dtype))
+    return composite("numpy", "tri")(
+        n, m, _int_arg("tri", "k", k, None), _float_default("tri", dtype)
+    )
 
 
 def _convert(op: str, x: Any, dtype: str | None) -> Any:
@@ -358,7 +361,7 @@ class Arange(Op):
         shape, dtype = self._spec(start, stop, step)
         if shape == (0,):
             # Empty ranges: torch and TF reject a step pointing away from `stop`.
-            return backend().numpy.zeros((0,), dtype)
+            return composite("numpy", "zeros")((0,), dtype)
         args = [v if _python_number(v) is not None else to_tensor(v) for v in (start, stop, step)]
         args = [_python_number(v) if _python_number(v) is not None else v for v in args]
         return backend().numpy.arange(args[0], args[1], args[2], dtype)
@@ -502,7 +505,7 @@ class Logspace(_Spaced):
         self.base = float(base)
 
     def compute(self, start: Any, stop: Any, axis: int) -> Any:
-        return backend().numpy.logspace(start, stop, self.num, self.endpoint, self.base, axis)
+        return composite("numpy", "logspace")(start, stop, self.num, self.endpoint, self.base, axis)
 
 
 def logspace(
@@ -581,7 +584,9 @@ class Meshgrid(Op):
 
     def call(self, *xs: Any) -> list[Any]:
         _, dtype = self._spec(xs)
-        return list(backend().numpy.meshgrid([to_tensor(x, dtype) for x in xs], self.indexing))
+        return list(
+            composite("numpy", "meshgrid")([to_tensor(x, dtype) for x in xs], self.indexing)
+        )
 
 
 def meshgrid(*x: Any, indexing: str = "xy") -> Any:

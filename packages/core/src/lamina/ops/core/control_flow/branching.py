@@ -9,6 +9,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.core.control_flow._flat import Flattened, check_callable, merge_specs, specs
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.shapes import static_shape
@@ -62,7 +63,7 @@ class Cond(Op):
             return self.true_fn() if pred else self.false_fn()
         pred = _scalar(self.op_name, "pred", pred, "bool")
         true_fn, false_fn = Flattened(self.true_fn), Flattened(self.false_fn)
-        flat = backend().control_flow.cond(pred, true_fn, false_fn)
+        flat = composite("control_flow", "cond")(pred, true_fn, false_fn)
         return (true_fn if true_fn.called else false_fn).pack(flat)
 
 
@@ -120,7 +121,7 @@ class Switch(Op):
         def bind(fn: Flattened) -> Callable[[], tuple[Any, ...]]:
             return lambda: fn(*operands)
 
-        flat = backend().control_flow.switch(index, [bind(fn) for fn in fns])
+        flat = composite("control_flow", "switch")(index, [bind(fn) for fn in fns])
         called = next(fn for fn in fns if fn.called)
         return called.pack(flat)
 

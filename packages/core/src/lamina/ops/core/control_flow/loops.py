@@ -8,6 +8,7 @@ from typing import Any
 
 from lamina import tree
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.core.control_flow._flat import (
     check_callable,
     conform,
@@ -16,7 +17,6 @@ from lamina.ops.core.control_flow._flat import (
     specs,
     tensors,
 )
-from lamina.ops.dispatch import backend
 from lamina.ops.dtypes import INTS, dtype_of
 from lamina.ops.shapes import canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -77,7 +77,7 @@ class WhileLoop(Op):
             same_structure(self.op_name, "`body` outputs and `loop_vars`", loop_vars, out)
             return conform(self.op_name, "`body`", flat, out)
 
-        result = backend().control_flow.while_loop(cond, body, flat, self.maximum_iterations)
+        result = composite("control_flow", "while_loop")(cond, body, flat, self.maximum_iterations)
         packed = tree.pack_sequence_as(loop_vars, list(result))
         return tuple(packed) if is_tuple else packed
 
@@ -134,7 +134,7 @@ class ForiLoop(Op):
             same_structure(self.op_name, "`body_fun` outputs and `init_val`", init_val, out)
             return conform(self.op_name, "`body_fun`", flat, out)
 
-        result = backend().control_flow.fori_loop(lower, upper, body, flat)
+        result = composite("control_flow", "fori_loop")(lower, upper, body, flat)
         return tree.pack_sequence_as(init_val, list(result))
 
 
@@ -256,7 +256,7 @@ class Scan(Op):
             ys = () if y is None else tensors(y)
             return conform(self.op_name, "`f`", flat_init, new_carry), ys
 
-        carry, ys = backend().control_flow.scan(
+        carry, ys = composite("control_flow", "scan")(
             step, flat_init, flat_xs, n, self.reverse, self.unroll
         )
         carry = tree.pack_sequence_as(init, list(carry))
@@ -312,7 +312,7 @@ class Map(Op):
             y_structure[:] = [y]
             return (), tensors(y)
 
-        _, ys = backend().control_flow.scan(step, (), tensors(xs), n, False, 1)
+        _, ys = composite("control_flow", "scan")(step, (), tensors(xs), n, False, 1)
         return tree.pack_sequence_as(y_structure[0], list(ys))
 
 
@@ -369,7 +369,7 @@ class AssociativeScan(Op):
             same_structure(self.op_name, "`f` outputs and `elems`", elems, out)
             return conform(self.op_name, "`f`", a, out)
 
-        result = backend().control_flow.associative_scan(combine, flat, self.reverse, axis)
+        result = composite("control_flow", "associative_scan")(combine, flat, self.reverse, axis)
         return tree.pack_sequence_as(elems, list(result))
 
 

@@ -9,9 +9,10 @@ from typing import Any
 
 from lamina import tree
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.core.control_flow._flat import Flattened, check_callable, specs, tensors
 from lamina.ops.core.control_flow.loops import _leading_length, _stacked_specs, _unstacked_specs
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import to_tensor
 from lamina.ops.dtypes import dtype_of
 from lamina.ops.shapes import broadcast_shapes, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -32,7 +33,7 @@ class VectorizedMap(Op):
     def call(self, elements: Any) -> Any:
         _leading_length(self.op_name, tree.flatten(elements), None, "elements")
         fn = Flattened(lambda *flat: self.function(tree.pack_sequence_as(elements, list(flat))))
-        flat = backend().control_flow.vectorized_map(fn, tensors(elements))
+        flat = composite("control_flow", "vectorized_map")(fn, tensors(elements))
         return fn.pack(flat)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.activations._common import float_dtype, ranked
 from lamina.ops.shapes import Shape, canonical_axes, canonical_axis
@@ -56,7 +57,7 @@ def softmax(x: Any, axis: Any = -1) -> Any:
 
 class LogSoftmax(_AlongAxes):
     def compute(self, x: Any, axes: tuple[int, ...]) -> Any:
-        return backend().nn.log_softmax(x, axes)
+        return composite("nn", "log_softmax")(x, axes)
 
 
 def log_softmax(x: Any, axis: Any = -1) -> Any:
@@ -77,7 +78,7 @@ class Sparsemax(_AlongAxes):
         return (canonical_axis(self.op_name, self.axis, len(shape)),)
 
     def compute(self, x: Any, axes: tuple[int, ...]) -> Any:
-        return backend().nn.sparsemax(x, axes[0])
+        return composite("nn", "sparsemax")(x, axes[0])
 
 
 def sparsemax(x: Any, axis: int = -1) -> Any:
@@ -111,7 +112,7 @@ class Glu(Op):
 
     def call(self, x: Any) -> Any:
         _, axis = self.output_shape(x)
-        return backend().nn.glu(to_tensor(x, float_dtype(self.op_name, x)), axis)
+        return composite("nn", "glu")(to_tensor(x, float_dtype(self.op_name, x)), axis)
 
 
 def glu(x: Any, axis: int = -1) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend
 from lamina.ops.nn.activations._common import Activation, number
 
@@ -37,7 +38,7 @@ __all__ = [
 
 class Relu(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.relu(x)
+        return composite("nn", "relu")(x)
 
 
 def relu(x: Any) -> Any:
@@ -51,7 +52,7 @@ def relu(x: Any) -> Any:
 
 class Relu6(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.relu6(x)
+        return composite("nn", "relu6")(x)
 
 
 def relu6(x: Any) -> Any:
@@ -79,7 +80,7 @@ def sigmoid(x: Any) -> Any:
 
 class SparseSigmoid(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.sparse_sigmoid(x)
+        return composite("nn", "sparse_sigmoid")(x)
 
 
 def sparse_sigmoid(x: Any) -> Any:
@@ -93,7 +94,7 @@ def sparse_sigmoid(x: Any) -> Any:
 
 class Softplus(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.softplus(x)
+        return composite("nn", "softplus")(x)
 
 
 def softplus(x: Any) -> Any:
@@ -107,7 +108,7 @@ def softplus(x: Any) -> Any:
 
 class Softsign(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.softsign(x)
+        return composite("nn", "softsign")(x)
 
 
 def softsign(x: Any) -> Any:
@@ -121,7 +122,7 @@ def softsign(x: Any) -> Any:
 
 class SparsePlus(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.sparse_plus(x)
+        return composite("nn", "sparse_plus")(x)
 
 
 def sparse_plus(x: Any) -> Any:
@@ -135,7 +136,7 @@ def sparse_plus(x: Any) -> Any:
 
 class Silu(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.silu(x)
+        return composite("nn", "silu")(x)
 
 
 def silu(x: Any) -> Any:
@@ -162,7 +163,7 @@ def swish(x: Any) -> Any:
 
 class LogSigmoid(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.log_sigmoid(x)
+        return composite("nn", "log_sigmoid")(x)
 
 
 def log_sigmoid(x: Any) -> Any:
@@ -176,7 +177,7 @@ def log_sigmoid(x: Any) -> Any:
 
 class HardSigmoid(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.hard_sigmoid(x)
+        return composite("nn", "hard_sigmoid")(x)
 
 
 def hard_sigmoid(x: Any) -> Any:
@@ -190,7 +191,7 @@ def hard_sigmoid(x: Any) -> Any:
 
 class HardSilu(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.hard_silu(x)
+        return composite("nn", "hard_silu")(x)
 
 
 def hard_silu(x: Any) -> Any:
@@ -217,7 +218,7 @@ def hard_swish(x: Any) -> Any:
 
 class Selu(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.selu(x)
+        return composite("nn", "selu")(x)
 
 
 def selu(x: Any) -> Any:
@@ -231,7 +232,7 @@ def selu(x: Any) -> Any:
 
 class TanhShrink(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.tanh_shrink(x)
+        return composite("nn", "tanh_shrink")(x)
 
 
 def tanh_shrink(x: Any) -> Any:
@@ -245,7 +246,7 @@ def tanh_shrink(x: Any) -> Any:
 
 class HardTanh(Activation):
     def compute(self, x: Any) -> Any:
-        return backend().nn.hard_tanh(x)
+        return composite("nn", "hard_tanh")(x)
 
 
 def hard_tanh(x: Any) -> Any:
@@ -263,7 +264,7 @@ class SoftShrink(Activation):
         self.threshold = number(self.op_name, "threshold", threshold, 0.0)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.soft_shrink(x, self.threshold)
+        return composite("nn", "soft_shrink")(x, self.threshold)
 
 
 def soft_shrink(x: Any, threshold: float = 0.5) -> Any:
@@ -285,7 +286,7 @@ class HardShrink(Activation):
         self.threshold = number(self.op_name, "threshold", threshold, 0.0)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.hard_shrink(x, self.threshold)
+        return composite("nn", "hard_shrink")(x, self.threshold)
 
 
 def hard_shrink(x: Any, threshold: float = 0.5) -> Any:
@@ -307,7 +308,7 @@ class Squareplus(Activation):
         self.b = number(self.op_name, "b", b, 0.0)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.squareplus(x, self.b)
+        return composite("nn", "squareplus")(x, self.b)
 
 
 def squareplus(x: Any, b: float = 4) -> Any:
@@ -329,7 +330,7 @@ class LeakyRelu(Activation):
         self.negative_slope = number(self.op_name, "negative_slope", negative_slope)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.leaky_relu(x, self.negative_slope)
+        return composite("nn", "leaky_relu")(x, self.negative_slope)
 
 
 def leaky_relu(x: Any, negative_slope: float = 0.2) -> Any:
@@ -347,7 +348,7 @@ class Elu(Activation):
         self.alpha = number(self.op_name, "alpha", alpha)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.elu(x, self.alpha)
+        return composite("nn", "elu")(x, self.alpha)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Any:
@@ -369,7 +370,7 @@ class Celu(Activation):
             )
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.celu(x, self.alpha)
+        return composite("nn", "celu")(x, self.alpha)
 
 
 def celu(x: Any, alpha: float = 1.0) -> Any:
@@ -392,7 +393,7 @@ class Gelu(Activation):
         self.approximate = approximate
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.gelu(x, self.approximate)
+        return composite("nn", "gelu")(x, self.approximate)
 
 
 def gelu(x: Any, approximate: bool = True) -> Any:
@@ -415,7 +416,7 @@ class Threshold(Activation):
         self.default_value = number(self.op_name, "default_value", default_value)
 
     def compute(self, x: Any) -> Any:
-        return backend().nn.threshold(x, self.threshold, self.default_value)
+        return composite("nn", "threshold")(x, self.threshold, self.default_value)
 
 
 def threshold(x: Any, threshold: float, default_value: float) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.activations._common import HALF_FLOATS, float_dtype
 from lamina.ops.shapes import Shape, broadcast_shapes, canonical_axis, check_rank, static_shape
@@ -106,7 +107,7 @@ class MultiHot(_Encoding):
     def call(self, x: Any) -> Any:
         _, axis, reduce_axis = self.output_shape(x)
         x = to_tensor(x, _index_dtype(self.op_name, x))
-        return backend().nn.multi_hot(x, self.num_classes, axis, reduce_axis, self.dtype)
+        return composite("nn", "multi_hot")(x, self.num_classes, axis, reduce_axis, self.dtype)
 
 
 def multi_hot(
@@ -154,7 +155,7 @@ class Polar(Op):
     def call(self, abs_: Any, angle: Any) -> Any:
         broadcast_shapes(self.op_name, static_shape(abs_), static_shape(angle))
         real, _ = self.complex_dtypes(abs_, angle)
-        return backend().nn.polar(to_tensor(abs_, real), to_tensor(angle, real))
+        return composite("nn", "polar")(to_tensor(abs_, real), to_tensor(angle, real))
 
 
 def polar(abs_: Any, angle: Any) -> Any:

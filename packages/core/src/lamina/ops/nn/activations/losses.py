@@ -10,7 +10,8 @@ from typing import Any
 from lamina.backend.config import SETTINGS
 from lamina.ops import dtypes
 from lamina.ops.base import Op
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.composites import composite
+from lamina.ops.dispatch import to_tensor
 from lamina.ops.eager_memo import memo
 from lamina.ops.nn.activations._common import float_dtype, number, ranked, same_shape
 from lamina.ops.shapes import Shape, canonical_axis, static_shape
@@ -69,7 +70,9 @@ class BinaryCrossentropy(_Loss):
         return shape, -1
 
     def compute(self, target: Any, output: Any, axis: int) -> Any:
-        return backend().nn.binary_crossentropy(target, output, self.from_logits, SETTINGS.epsilon)
+        return composite("nn", "binary_crossentropy")(
+            target, output, self.from_logits, SETTINGS.epsilon
+        )
 
 
 def binary_crossentropy(target: Any, output: Any, from_logits: bool = False) -> Any:
@@ -98,7 +101,7 @@ class CategoricalCrossentropy(_Loss):
         return shape[:axis] + shape[axis + 1 :], axis
 
     def compute(self, target: Any, output: Any, axis: int) -> Any:
-        return backend().nn.categorical_crossentropy(
+        return composite("nn", "categorical_crossentropy")(
             target, output, self.from_logits, axis, SETTINGS.epsilon
         )
 
@@ -146,7 +149,7 @@ class SparseCategoricalCrossentropy(_Loss):
         axis, dtype = memo(self, (target, output), lambda: self._checked_axis_dtype(target, output))
         t_dtype = dtypes.dtype_of(target)
         target = to_tensor(target, t_dtype if t_dtype in dtypes.INTS else "int32")
-        return backend().nn.sparse_categorical_crossentropy(
+        return composite("nn", "sparse_categorical_crossentropy")(
             target, to_tensor(output, dtype), self.from_logits, axis, SETTINGS.epsilon
         )
 
@@ -203,7 +206,7 @@ class Psnr(Op):
 
     def call(self, x1: Any, x2: Any) -> Any:
         dtype = self.check(x1, x2)
-        return backend().nn.psnr(
+        return composite("nn", "psnr")(
             to_tensor(x1, dtype), to_tensor(x2, dtype), to_tensor(self.max_val, dtype)
         )
 

@@ -10,6 +10,7 @@ import operator
 from typing import Any
 
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.activations._common import (
     HALF_FLOATS,
@@ -67,7 +68,7 @@ class Moments(Op):
     def call(self, x: Any) -> tuple[Any, Any]:
         axes = canonical_axes(self.op_name, self.axes, len(static_shape(x)))
         dtype = float_dtype(self.op_name, x)
-        mean, variance = backend().nn.moments(
+        mean, variance = composite("nn", "moments")(
             to_tensor(x, _compute_dtype(dtype)), axes, self.keepdims
         )
         return _cast_back(mean, dtype), _cast_back(variance, dtype)
@@ -124,7 +125,7 @@ class BatchNormalization(Op):
         params = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
         dtype, param_shape = self.check(x, {k: v for k, v in params.items() if v is not None})
         t = {k: None if v is None else to_tensor(v, dtype) for k, v in params.items()}
-        return backend().nn.batch_normalization(
+        return composite("nn", "batch_normalization")(
             to_tensor(x, dtype),
             t["mean"],
             t["variance"],
@@ -218,9 +219,9 @@ class LayerNormalization(Op):
         g, b = (None if p is None else to_tensor(p, compute) for p in (gamma, beta))
         x = to_tensor(x, compute)
         if self.rms_scaling:
-            out = backend().nn.rms_normalization(x, g, axes, param_shape, self.epsilon)
+            out = composite("nn", "rms_normalization")(x, g, axes, param_shape, self.epsilon)
         else:
-            out = backend().nn.layer_normalization(x, g, b, axes, param_shape, self.epsilon)
+            out = composite("nn", "layer_normalization")(x, g, b, axes, param_shape, self.epsilon)
         return _cast_back(out, dtype)
 
 
@@ -301,7 +302,7 @@ class Normalize(Op):
     def call(self, x: Any) -> Any:
         axes = _all_axes(self.op_name, self.axis, len(ranked(self.op_name, x)))
         x = to_tensor(x, float_dtype(self.op_name, x))
-        return backend().nn.normalize(x, axes, self.order, self.epsilon)
+        return composite("nn", "normalize")(x, axes, self.order, self.epsilon)
 
 
 def normalize(x: Any, axis: Any = -1, order: int = 2, epsilon: Any = None) -> Any:

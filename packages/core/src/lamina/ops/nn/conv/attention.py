@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from lamina.ops.base import Op
+from lamina.ops.composites import fallback
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.nn.conv._args import float_result
 from lamina.ops.shapes import Shape, broadcast_shapes, static_shape
@@ -94,9 +95,12 @@ class DotProductAttention(Op):
             scale = 1.0 / math.sqrt(int(static_shape(query)[-1] or 1))
         b = None if bias is None else to_tensor(bias, dtype)
         m = None if mask is None else to_tensor(mask, "bool")
-        return backend().nn.dot_product_attention(
-            q, k, v, b, m, scale, self.is_causal, self.attn_logits_soft_cap
-        )
+        args = (q, k, v, b, m, scale, self.is_causal, self.attn_logits_soft_cap)
+        # A backend's fused kernel where it has one and takes these arguments, else the
+        # unfused formula.
+        kernel = getattr(backend().nn, "dot_product_attention", None)
+        out = None if kernel is None else kernel(*args)
+        return fallback("nn", "dot_product_attention")(*args) if out is None else out
 
 
 def dot_product_attention(

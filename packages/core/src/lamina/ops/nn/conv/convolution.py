@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote
 from lamina.ops.eager_memo import memo
 from lamina.ops.nn.conv._args import (
@@ -151,7 +152,7 @@ class DepthwiseConv(_ConvBase):
     def call(self, inputs: Any, kernel: Any) -> Any:
         pads, strides, dilation, dtype = self._eager_plan(self._depthwise_plan, inputs, kernel)
         x, k = promote(self.op_name, inputs, kernel, dtype=dtype)
-        return backend().nn.depthwise_conv(x, k, strides, pads, self.data_format, dilation)
+        return composite("nn", "depthwise_conv")(x, k, strides, pads, self.data_format, dilation)
 
 
 class SeparableConv(_ConvBase):
@@ -175,7 +176,7 @@ class SeparableConv(_ConvBase):
         pads, strides, dilation, dtype = self._eager_plan(self._check, inputs, dk, pk)
         x, d, p = promote(self.op_name, inputs, dk, pk, dtype=dtype)
         nn = backend().nn
-        y = nn.depthwise_conv(x, d, strides, pads, self.data_format, dilation)
+        y = composite("nn", "depthwise_conv")(x, d, strides, pads, self.data_format, dilation)
         ones = (1,) * len(pads)
         return nn.conv(y, p, ones, ((0, 0),) * len(pads), self.data_format, ones)
 

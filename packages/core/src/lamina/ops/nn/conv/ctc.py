@@ -9,6 +9,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.conv._args import float_result
 from lamina.ops.shapes import Shape, static_shape
@@ -178,7 +179,9 @@ class CtcDecode(Op):
         n = to_tensor(lengths, "int32")
         b = backend()
         if self.strategy == "greedy":
-            return b.nn.ctc_greedy_decode(x, n, self.merge_repeated, int(self.mask_index))
+            return composite("nn", "ctc_greedy_decode")(
+                x, n, self.merge_repeated, int(self.mask_index)
+            )
         # Beam search is a data-dependent host loop (eager only), shared by every backend.
         logits, lens = b.core.convert_to_numpy(x), b.core.convert_to_numpy(n)
         batch, time = logits.shape[:2]

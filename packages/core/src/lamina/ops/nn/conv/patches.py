@@ -9,6 +9,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.conv._args import data_format_arg, int_tuple, join_shape, split_shape
 from lamina.ops.shapes import Shape, static_shape
@@ -98,7 +99,7 @@ class DepthToSpace(_Space):
 
     def call(self, x: Any) -> Any:
         self._plan(static_shape(x))
-        return backend().nn.depth_to_space(to_tensor(x), self.block_size, self.data_format)
+        return composite("nn", "depth_to_space")(to_tensor(x), self.block_size, self.data_format)
 
 
 class SpaceToDepth(_Space):
@@ -116,7 +117,7 @@ class SpaceToDepth(_Space):
 
     def call(self, x: Any) -> Any:
         self._plan(static_shape(x))
-        return backend().nn.space_to_depth(to_tensor(x), self.block_size, self.data_format)
+        return composite("nn", "space_to_depth")(to_tensor(x), self.block_size, self.data_format)
 
 
 class _Patches(Op):

@@ -6,6 +6,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.nn.conv._args import (
     Pads,
@@ -124,12 +125,12 @@ class _AdaptivePool(Op):
 
 class AdaptiveAveragePool(_AdaptivePool):
     def compute(self, x: Any, size: tuple[int, ...]) -> Any:
-        return backend().nn.adaptive_average_pool(x, size, self.data_format)
+        return composite("nn", "adaptive_average_pool")(x, size, self.data_format)
 
 
 class AdaptiveMaxPool(_AdaptivePool):
     def compute(self, x: Any, size: tuple[int, ...]) -> Any:
-        return backend().nn.adaptive_max_pool(x, size, self.data_format)
+        return composite("nn", "adaptive_max_pool")(x, size, self.data_format)
 
 
 def max_pool(

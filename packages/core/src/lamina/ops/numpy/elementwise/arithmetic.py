@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import dtypes
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.numpy.elementwise._base import (
     FLOATS_AND_COMPLEXES,
@@ -136,7 +137,7 @@ def true_divide(x1: Any, x2: Any) -> Any:
 
 class DivideNoNan(Divide):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.divide_no_nan(x1, x2)
+        return composite("numpy", "divide_no_nan")(x1, x2)
 
 
 def divide_no_nan(x1: Any, x2: Any) -> Any:
@@ -253,7 +254,7 @@ def minimum(x1: Any, x2: Any) -> Any:
 
 class Fmax(_RealBinary):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.fmax(x1, x2)
+        return composite("numpy", "fmax")(x1, x2)
 
 
 def fmax(x1: Any, x2: Any) -> Any:
@@ -267,7 +268,7 @@ def fmax(x1: Any, x2: Any) -> Any:
 
 class Fmin(_RealBinary):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.fmin(x1, x2)
+        return composite("numpy", "fmin")(x1, x2)
 
 
 def fmin(x1: Any, x2: Any) -> Any:
@@ -299,7 +300,7 @@ def gcd(x1: Any, x2: Any) -> Any:
 
 class Lcm(Gcd):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.lcm(x1, x2)
+        return composite("numpy", "lcm")(x1, x2)
 
 
 def lcm(x1: Any, x2: Any) -> Any:
@@ -397,7 +398,7 @@ class Square(Unary):
         return _bool_to_int(super().input_dtype(dtype))
 
     def compute(self, x: Any) -> Any:
-        return backend().numpy.square(x)
+        return composite("numpy", "square")(x)
 
 
 def square(x: Any) -> Any:
@@ -411,7 +412,7 @@ def square(x: Any) -> Any:
 
 class Reciprocal(FloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.reciprocal(x)
+        return composite("numpy", "reciprocal")(x)
 
 
 def reciprocal(x: Any) -> Any:

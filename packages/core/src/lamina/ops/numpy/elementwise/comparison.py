@@ -6,6 +6,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.elementwise._base import (
     NUMERIC,
@@ -160,7 +161,7 @@ class Isclose(Comparison):
         return to_float(self.op_name, dtype)
 
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.isclose(x1, x2, self.rtol, self.atol, self.equal_nan)
+        return composite("numpy", "isclose")(x1, x2, self.rtol, self.atol, self.equal_nan)
 
     def get_config(self) -> dict[str, Any]:
         config = {"rtol": self.rtol, "atol": self.atol, "equal_nan": self.equal_nan}
@@ -255,7 +256,7 @@ class Isneginf(_FloatClass):
     real_only = True
 
     def test(self, x: Any) -> Any:
-        return backend().numpy.isneginf(x)
+        return composite("numpy", "isneginf")(x)
 
 
 def isneginf(x: Any) -> Any:
@@ -271,7 +272,7 @@ class Isposinf(_FloatClass):
     real_only = True
 
     def test(self, x: Any) -> Any:
-        return backend().numpy.isposinf(x)
+        return composite("numpy", "isposinf")(x)
 
 
 def isposinf(x: Any) -> Any:
@@ -308,7 +309,7 @@ def signbit(x: Any) -> Any:
 
 class Isreal(Predicate):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.isreal(x)
+        return composite("numpy", "isreal")(x)
 
 
 def isreal(x: Any) -> Any:
@@ -407,7 +408,7 @@ def logical_or(x1: Any, x2: Any) -> Any:
 
 class LogicalXor(_Logical):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.logical_xor(x1, x2)
+        return composite("numpy", "logical_xor")(x1, x2)
 
 
 def logical_xor(x1: Any, x2: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import dtypes
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend
 from lamina.ops.numpy.elementwise._base import Unary, to_float
 
@@ -85,7 +86,7 @@ class Angle(Unary):
         return _PART.get(dtype, dtype)
 
     def compute(self, x: Any) -> Any:
-        return backend().numpy.angle(x)
+        return composite("numpy", "angle")(x)
 
 
 def angle(x: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import dtypes
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote
 from lamina.ops.numpy.elementwise._base import (
     FloatBinary,
@@ -67,7 +68,7 @@ def sqrt(x: Any) -> Any:
 
 class Cbrt(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.cbrt(x)
+        return composite("numpy", "cbrt")(x)
 
 
 def cbrt(x: Any) -> Any:
@@ -263,7 +264,7 @@ def exp(x: Any) -> Any:
 
 class Exp2(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.exp2(x)
+        return composite("numpy", "exp2")(x)
 
 
 def exp2(x: Any) -> Any:
@@ -305,7 +306,7 @@ def log(x: Any) -> Any:
 
 class Log10(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.log10(x)
+        return composite("numpy", "log10")(x)
 
 
 def log10(x: Any) -> Any:
@@ -333,7 +334,7 @@ def log1p(x: Any) -> Any:
 
 class Log2(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.log2(x)
+        return composite("numpy", "log2")(x)
 
 
 def log2(x: Any) -> Any:
@@ -347,7 +348,7 @@ def log2(x: Any) -> Any:
 
 class Sinc(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.sinc(x)
+        return composite("numpy", "sinc")(x)
 
 
 def sinc(x: Any) -> Any:
@@ -375,7 +376,7 @@ def i0(x: Any) -> Any:
 
 class Deg2rad(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.deg2rad(x)
+        return composite("numpy", "deg2rad")(x)
 
 
 def deg2rad(x: Any) -> Any:
@@ -389,7 +390,7 @@ def deg2rad(x: Any) -> Any:
 
 class Rad2deg(RealFloatOp):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.rad2deg(x)
+        return composite("numpy", "rad2deg")(x)
 
 
 def rad2deg(x: Any) -> Any:
@@ -449,7 +450,7 @@ def logaddexp(x1: Any, x2: Any) -> Any:
 
 class Logaddexp2(FloatBinary):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.logaddexp2(x1, x2)
+        return composite("numpy", "logaddexp2")(x1, x2)
 
 
 def logaddexp2(x1: Any, x2: Any) -> Any:
@@ -463,7 +464,7 @@ def logaddexp2(x1: Any, x2: Any) -> Any:
 
 class Heaviside(FloatBinary):
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.heaviside(x1, x2)
+        return composite("numpy", "heaviside")(x1, x2)
 
 
 def heaviside(x1: Any, x2: Any) -> Any:

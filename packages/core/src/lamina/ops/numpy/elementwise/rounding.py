@@ -10,6 +10,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.numpy.elementwise._base import REALS, RealFloatOp, Unary, check_dtype, finish
 from lamina.ops.shapes import broadcast_shapes, static_shape
@@ -200,7 +201,7 @@ class NanToNum(Unary):
         info = _FINFO(dtypes.to_numpy_dtype(dtype))
         posinf = float(info.max) if self.posinf is None else self.posinf
         neginf = float(info.min) if self.neginf is None else self.neginf
-        return backend().numpy.nan_to_num(x, self.nan or 0.0, posinf, neginf)
+        return composite("numpy", "nan_to_num")(x, self.nan or 0.0, posinf, neginf)
 
     def get_config(self) -> dict[str, Any]:
         config = {"nan": self.nan, "posinf": self.posinf, "neginf": self.neginf}

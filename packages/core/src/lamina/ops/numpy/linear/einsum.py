@@ -7,6 +7,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.linear._common import Shape, _join
 from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
@@ -57,7 +58,7 @@ class Trace(Op):
         a1, a2 = self.axes(static_shape(x))
         dtype = dtypes.dtype_of(x)
         x = to_tensor(x, _SUM_WIDENS.get(dtype, dtype))
-        return backend().numpy.trace(x, self.offset, a1, a2)
+        return composite("numpy", "trace")(x, self.offset, a1, a2)
 
 
 def trace(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:

@@ -6,7 +6,8 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.composites import composite
+from lamina.ops.dispatch import to_tensor
 from lamina.ops.numpy.linear._common import Shape, _check_dims
 from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -48,7 +49,7 @@ class Trapezoid(Op):
     def call(self, y: Any, x: Any = None) -> Any:
         axis, _, dtype = self.plan(y, x)
         xt = None if x is None else to_tensor(x, dtype)
-        return backend().numpy.trapezoid(to_tensor(y, dtype), xt, self.dx, axis)
+        return composite("numpy", "trapezoid")(to_tensor(y, dtype), xt, self.dx, axis)
 
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Any:
@@ -91,7 +92,7 @@ class Vander(Op):
     def call(self, x: Any) -> Any:
         n = self.shape(x)[1]
         assert n is not None
-        return backend().numpy.vander(to_tensor(x), n, self.increasing)
+        return composite("numpy", "vander")(to_tensor(x), n, self.increasing)
 
 
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:

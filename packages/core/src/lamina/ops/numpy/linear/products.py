@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import dtypes
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote
 from lamina.ops.numpy.linear._common import Shape, _Binary, _check_dims, _mul
 from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
@@ -81,7 +82,7 @@ class Inner(_Binary):
         return a[:-1] + b[:-1]
 
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.inner(x1, x2)
+        return composite("numpy", "inner")(x1, x2)
 
 
 def inner(x1: Any, x2: Any) -> Any:
@@ -104,7 +105,7 @@ class Outer(_Binary):
         return (size(a), size(b))
 
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.outer(x1, x2)
+        return composite("numpy", "outer")(x1, x2)
 
 
 def outer(x1: Any, x2: Any) -> Any:
@@ -124,7 +125,7 @@ class Kron(_Binary):
         return tuple(_mul(i, j) for i, j in zip(a, b, strict=True))
 
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.kron(x1, x2)
+        return composite("numpy", "kron")(x1, x2)
 
 
 def kron(x1: Any, x2: Any) -> Any:
@@ -143,7 +144,7 @@ class Vdot(_Binary):
         return ()
 
     def compute(self, x1: Any, x2: Any) -> Any:
-        return backend().numpy.vdot(x1, x2)
+        return composite("numpy", "vdot")(x1, x2)
 
 
 def vdot(x1: Any, x2: Any) -> Any:

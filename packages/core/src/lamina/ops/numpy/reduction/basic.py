@@ -7,7 +7,7 @@ from typing import Any
 
 from lamina.ops import composites, dtypes
 from lamina.ops.base import Op, Reduction
-from lamina.ops.composites import pick
+from lamina.ops.composites import composite, pick
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.reduction._common import (
     AccumulatingReduction,
@@ -187,7 +187,7 @@ def any(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 class Std(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.std(x, axes, self.keepdims)
+        return composite("numpy", "std")(x, axes, self.keepdims)
 
 
 def std(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -244,7 +244,7 @@ class CountNonzero(Reduction):
         return "int32"
 
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return cast(backend().numpy.count_nonzero(x, axes), "int32")
+        return cast(composite("numpy", "count_nonzero")(x, axes), "int32")
 
 
 def count_nonzero(x: Any, axis: Any = None) -> Any:
@@ -324,9 +324,9 @@ class Average(Op):
     def call(self, x: Any, weights: Any = None) -> Any:
         axis, dtype = self._check(x, weights)
         if weights is None:
-            return backend().numpy.average(to_tensor(x, dtype), axis, None)
+            return composite("numpy", "average")(to_tensor(x, dtype), axis, None)
         x, weights = promote(self.op_name, x, weights, dtype=dtype)
-        return backend().numpy.average(x, axis, weights)
+        return composite("numpy", "average")(x, axis, weights)
 
 
 def average(x: Any, axis: Any = None, weights: Any = None) -> Any:
@@ -368,7 +368,7 @@ class Allclose(Op):
     def call(self, x1: Any, x2: Any) -> Any:
         broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
         a, b = promote(self.op_name, x1, x2)
-        return backend().numpy.allclose(a, b, self.rtol, self.atol, self.equal_nan)
+        return composite("numpy", "allclose")(a, b, self.rtol, self.atol, self.equal_nan)
 
 
 def allclose(

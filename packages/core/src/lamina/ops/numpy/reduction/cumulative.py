@@ -6,6 +6,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.numpy.reduction._common import (
     accumulating_dtype,
@@ -84,7 +85,7 @@ def cumprod(x: Any, axis: Any = None, dtype: Any = None) -> Any:
 class Nancumsum(_Cumulative):
     def compute(self, x: Any, axis: int | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nancumsum(x, axis)
+            return composite("numpy", "nancumsum")(x, axis)
         return backend().numpy.cumsum(x, axis)
 
 
@@ -100,7 +101,7 @@ def nancumsum(x: Any, axis: Any = None, dtype: Any = None) -> Any:
 class Nancumprod(_Cumulative):
     def compute(self, x: Any, axis: int | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nancumprod(x, axis)
+            return composite("numpy", "nancumprod")(x, axis)
         return backend().numpy.cumprod(x, axis)
 
 
@@ -138,7 +139,7 @@ class Diff(Op):
     def call(self, a: Any) -> Any:
         a = to_tensor(a)
         _, axis, n = self._check(a)
-        return a if n == 0 else backend().numpy.diff(a, n, axis)
+        return a if n == 0 else composite("numpy", "diff")(a, n, axis)
 
 
 def diff(a: Any, n: int = 1, axis: int = -1) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import composites, dtypes
-from lamina.ops.composites import pick
+from lamina.ops.composites import composite, pick
 from lamina.ops.dispatch import backend
 from lamina.ops.numpy.reduction._common import (
     AccumulatingReduction,
@@ -31,7 +31,7 @@ __all__ = [
 class Nansum(AccumulatingReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nansum(x, axes, self.keepdims)
+            return composite("numpy", "nansum")(x, axes, self.keepdims)
         return backend().numpy.sum(x, axes, self.keepdims)
 
 
@@ -47,7 +47,7 @@ def nansum(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 class Nanprod(AccumulatingReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nanprod(x, axes, self.keepdims)
+            return composite("numpy", "nanprod")(x, axes, self.keepdims)
         return backend().numpy.prod(x, axes, self.keepdims)
 
 
@@ -62,7 +62,7 @@ def nanprod(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 class Nanmean(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.nanmean(x, axes, self.keepdims)
+        return composite("numpy", "nanmean")(x, axes, self.keepdims)
 
 
 def nanmean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -77,7 +77,7 @@ def nanmean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 class Nanmax(ExtremumReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nanmax(x, axes, self.keepdims)
+            return composite("numpy", "nanmax")(x, axes, self.keepdims)
         return backend().numpy.max(x, axes, self.keepdims)
 
 
@@ -93,7 +93,7 @@ def nanmax(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 class Nanmin(ExtremumReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nanmin(x, axes, self.keepdims)
+            return composite("numpy", "nanmin")(x, axes, self.keepdims)
         return backend().numpy.min(x, axes, self.keepdims)
 
 
@@ -137,7 +137,7 @@ def nanvar(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 class Nanargmax(ArgReduction):
     def compute(self, x: Any, axis: int | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nanargmax(x, axis, self.keepdims)
+            return composite("numpy", "nanargmax")(x, axis, self.keepdims)
         return backend().numpy.argmax(x, axis, self.keepdims)
 
 
@@ -153,7 +153,7 @@ def nanargmax(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 class Nanargmin(ArgReduction):
     def compute(self, x: Any, axis: int | None) -> Any:
         if is_inexact(dtypes.dtype_of(x)):
-            return backend().numpy.nanargmin(x, axis, self.keepdims)
+            return composite("numpy", "nanargmin")(x, axis, self.keepdims)
         return backend().numpy.argmin(x, axis, self.keepdims)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.reduction._common import (
     FloatReduction,
@@ -39,7 +40,7 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 class Median(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.median(x, axes, self.keepdims)
+        return composite("numpy", "median")(x, axes, self.keepdims)
 
 
 def median(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -53,7 +54,7 @@ def median(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 class Nanmedian(FloatReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
-        return backend().numpy.nanmedian(x, axes, self.keepdims)
+        return composite("numpy", "nanmedian")(x, axes, self.keepdims)
 
 
 def nanmedian(x: Any, axis: Any = None, keepdims: bool = False) -> Any:

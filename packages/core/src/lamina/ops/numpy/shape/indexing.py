@@ -10,6 +10,7 @@ import numpy as np
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.dtypes import dtype_of
 from lamina.ops.numpy.shape._util import (
@@ -612,12 +613,12 @@ class Tril(Op):
         return self.compute(x)
 
     def compute(self, x: Any) -> Any:
-        return backend().numpy.tril(x, self.k)
+        return composite("numpy", "tril")(x, self.k)
 
 
 class Triu(Tril):
     def compute(self, x: Any) -> Any:
-        return backend().numpy.triu(x, self.k)
+        return composite("numpy", "triu")(x, self.k)
 
 
 def tril(x: Any, k: int = 0) -> Any:
