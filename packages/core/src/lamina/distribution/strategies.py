@@ -97,6 +97,31 @@ class Distribution(abc.ABC):
     def auto_shard_dataset(self, value: bool) -> None:
         self._auto_shard_dataset = bool(value)
 
+    def distribute_dataset(self, dataset: Any) -> Any:
+        """This process's part of `dataset`, a batched `tf.data.Dataset` of global batches.
+
+        In a job of several processes with `auto_shard_dataset`, each batch is cut into one
+        equal part per process and this process keeps its own (`fit` does this for a
+        dataset it is given); otherwise the dataset comes back unchanged.
+
+        Raises:
+            ValueError: `dataset` is not a `tf.data.Dataset`, or its batch size does not
+                divide by the number of processes.
+        """
+        from lamina.distribution.engine import num_processes, process_id
+        from lamina.trainers.data_adapters.data_adapter_utils import is_tf_dataset
+
+        if not is_tf_dataset(dataset):
+            raise ValueError(
+                "Only a `tf.data.Dataset` can be split between processes. "
+                f"Received: dataset of type {type(dataset).__name__}"
+            )
+        if not self._auto_shard_dataset or num_processes() == 1:
+            return dataset
+        from lamina.trainers.data_adapters.tf_dataset_adapter import shard_dataset
+
+        return shard_dataset(dataset, num_processes(), process_id())
+
     def _replicated(self, rank: int) -> TensorLayout:
         return TensorLayout([None] * rank, self._device_mesh)
 
