@@ -86,7 +86,7 @@ NAMESPACES = [
     "constraints", "losses", "metrics", "optimizers", "optimizers.schedules", "callbacks",
     "ops", "ops.core", "ops.math", "ops.nn", "ops.numpy", "ops.linalg", "ops.image",
     "random", "distribution", "saving", "export", "config", "backend", "dtype_policies",
-    "mixed_precision", "tree", "utils", "wrappers", "testing",
+    "mixed_precision", "tree", "utils", "wrappers", "testing", "datasets", "preprocessing",
 ]  # fmt: skip
 
 

@@ -20,7 +20,7 @@ NAMESPACES = [
     "constraints", "losses", "metrics", "optimizers", "optimizers.schedules", "callbacks",
     "ops", "ops.core", "ops.math", "ops.nn", "ops.numpy", "ops.linalg", "ops.image",
     "random", "distribution", "saving", "export", "config", "backend", "dtype_policies",
-    "mixed_precision", "tree", "utils", "wrappers", "testing",
+    "mixed_precision", "tree", "utils", "wrappers", "testing", "datasets", "preprocessing",
 ]  # fmt: skip
 
 # Namespaces whose `__all__` is computed when the module is imported.
@@ -29,6 +29,10 @@ DYNAMIC_ALL = {
     "optimizers", "optimizers.schedules",
 }  # fmt: skip
 
+# Namespaces whose members are modules (`datasets.mnist.load_data`): their pages render the
+# public submodules too.
+SUBMODULES = {"datasets", "preprocessing"}
+
 # Names a namespace takes from lamina_saving when it is installed (documented where defined).
 FROM_SAVING_PACKAGE = {"export": ["lamina_saving.export.archive.ExportArchive"]}
 
@@ -36,9 +40,14 @@ FROM_SAVING_PACKAGE = {"export": ["lamina_saving.export.archive.ExportArchive"]}
 def page(namespace: str) -> str:
     module = "lamina" if namespace == "lamina" else f"lamina.{namespace}"
     text = f"# {module}\n\n::: {module}\n"
+    options = ""
     if namespace in DYNAMIC_ALL:
         names = sorted(importlib.import_module(module).__all__)
-        text += "    options:\n      members:\n" + "".join(f"        - {n}\n" for n in names)
+        options += "      members:\n" + "".join(f"        - {n}\n" for n in names)
+    if namespace in SUBMODULES:
+        options += "      show_submodules: true\n"
+    if options:
+        text += "    options:\n" + options
     for path in FROM_SAVING_PACKAGE.get(namespace, []):
         text += f"\n::: {path}\n"
     return text
