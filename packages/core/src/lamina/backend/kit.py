@@ -18,7 +18,8 @@ What is here, by use:
   `SeedStateScope`, `global_seed_generator`, `tree`.
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
   `clear_losses` (the hooks a step needs besides the model's public methods).
-* Kernels' shared arithmetic: `patch_positions` (im2col gather indices).
+* Kernels' shared arithmetic: `patch_positions` (im2col gather indices), `clamped_block`
+  (the basic-indexing key of an eager `slice_update`).
 * Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
   being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
@@ -54,8 +55,30 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 1)
+KIT_VERSION: tuple[int, int] = (1, 2)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
+
+
+def clamped_block(
+    start_indices: tuple[Any, ...], block: tuple[int, ...], shape: tuple[int, ...]
+) -> tuple[slice, ...]:
+    """The key selecting a `block`-sized region of an array of `shape` at `start_indices`.
+
+    Starts count from the end when negative and are clamped so the block fits, as
+    ``jax.lax.dynamic_slice`` does: what ``control_flow.slice_update`` promises. For
+    eager backends, whose starts are concrete (ints or 0-d tensors).
+
+    Example:
+        >>> from lamina.backend.kit import clamped_block
+        >>> clamped_block((-1, 5), (2, 2), (4, 4))
+        (slice(2, 4, None), slice(2, 4, None))
+    """
+    key = []
+    for start, size, dim in zip(start_indices, block, shape, strict=True):
+        first = int(start)
+        first = min(max(first + dim if first < 0 else first, 0), dim - size)
+        key.append(slice(first, first + size))
+    return tuple(key)
 
 
 def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:

@@ -17,13 +17,13 @@ Flat = tuple[Tensor, ...]
 
 
 class ControlFlowOps(Protocol):
-    """Control flow and structural ops: cond, loops, scan, scatter, slice.
+    """Control flow and structural ops: gradients, block updates, scatter.
 
-    Composites the core writes once on these primitives
-    (`lamina.ops.composites.control_flow`): `associative_scan`, `cond`, `fori_loop`,
-    `saturate_cast`, `scan`, `switch`, `unstack`, `vectorized_map`, `while_loop`. A backend
-    may still define one, with the same signature, where a native kernel is faster; the core
-    then calls it.
+    Composites the core writes once (`lamina.ops.composites.control_flow`): `associative_scan`,
+    `cond`, `fori_loop`, `saturate_cast`, `scan`, `slice`, `switch`, `unstack`,
+    `vectorized_map`, `while_loop`. Those loops and branches run eagerly in Python; a backend
+    that traces steps into a graph (JAX, TensorFlow) defines its own with the same
+    signature, as does any backend with a faster native kernel, and the core calls it.
     """
 
     def stop_gradient(self, x: Tensor) -> Tensor:
@@ -32,10 +32,6 @@ class ControlFlowOps(Protocol):
 
     def custom_gradient(self, f: Callable[..., Any]) -> Callable[..., Any]:
         """Wrap `f` (returning ``(outputs, grad_fn)``) so gradients use `grad_fn`."""
-        ...
-
-    def slice(self, inputs: Tensor, start_indices: Flat, shape: tuple[int, ...]) -> Tensor:
-        """A `shape`-sized block at `start_indices`; starts are clamped to fit."""
         ...
 
     def slice_update(self, inputs: Tensor, start_indices: Flat, updates: Tensor) -> Tensor:

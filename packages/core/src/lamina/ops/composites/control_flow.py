@@ -7,6 +7,7 @@ program (JAX, TensorFlow) keep their own `cond`, `while_loop`, `scan`... kernels
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from lamina.ops.composites._base import Tensor, backend, const, dtype_of
 from lamina.ops.composites.numpy import zeros
 
 Flat = tuple[Tensor, ...]
+_slice = builtins.slice  # `slice` below is the op
 
 
 def cond(pred: Tensor, true_fn: Callable[[], Flat], false_fn: Callable[[], Flat]) -> Flat:
@@ -90,7 +92,7 @@ def associative_scan(
         )
 
     def part(x: Tensor, start: int, stop: int | None) -> Tensor:
-        return x[(slice(None),) * axis + (slice(start, stop),)]
+        return x[(_slice(None),) * axis + (_slice(start, stop),)]
 
     offset = 1
     while offset < n:
@@ -115,9 +117,16 @@ def vectorized_map(function: Callable[..., Flat], elements: Flat) -> Flat:
     return tuple(b.numpy.stack(list(parts), 0) for parts in zip(*outs, strict=True))
 
 
+def slice(inputs: Tensor, start_indices: Flat, shape: tuple[int, ...]) -> Tensor:
+    """A `shape`-sized block at the concrete `start_indices`, clamped to fit."""
+    from lamina.backend.kit import clamped_block
+
+    return inputs[clamped_block(start_indices, shape, tuple(backend().core.shape(inputs)))]
+
+
 def unstack(x: Tensor, num: int, axis: int) -> list[Tensor]:
     """The `num` slices of `x` along the non-negative `axis`."""
-    return [x[(slice(None),) * axis + (i,)] for i in range(num)]
+    return [x[(_slice(None),) * axis + (i,)] for i in range(num)]
 
 
 def saturate_cast(x: Tensor, dtype: str, min_value: Any, max_value: Any) -> Tensor:
