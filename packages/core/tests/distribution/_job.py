@@ -102,6 +102,16 @@ def main() -> None:
         scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
         # Each process gets the predictions of its own rows.
         predictions = model.predict(x[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
+        dataset_weights = None
+        if "dataset" in sys.argv[1:]:
+            # Every process is given the whole dataset of global batches: `fit` keeps each
+            # process's slice of each batch.
+            import tensorflow as tf
+
+            dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+            from_dataset = make_model()
+            from_dataset.fit(dataset, epochs=EPOCHS, verbose=0)
+            dataset_weights = [np.asarray(w).tolist() for w in from_dataset.get_weights()]
     if rank == 0:
         out = {
             "devices": lamina.distribution.get_device_count(),
@@ -110,6 +120,7 @@ def main() -> None:
             "evaluate": scores,
             "predict_rows": rows.tolist(),
             "predict": np.asarray(predictions).tolist(),
+            "dataset_weights": dataset_weights,
         }
         print("RESULT " + json.dumps(out), flush=True)
 

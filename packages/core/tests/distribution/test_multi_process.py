@@ -4,6 +4,7 @@ with gloo). Each process is a fresh interpreter, bounded by a timeout."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -89,7 +90,8 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
     finally:
         sys.path.remove(str(JOB.parent))
     weights, losses, scores, predictions = _job.reference()
-    result = run_job()
+    with_tf = importlib.util.find_spec("tensorflow") is not None
+    result = run_job(*(["dataset"] if with_tf else []))
     assert result["devices"] == 2
     for got, want in zip(result["weights"], weights, strict=True):
         np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)
@@ -98,3 +100,6 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
     np.testing.assert_allclose(result["evaluate"], scores, atol=1e-5, rtol=0)
     rows = np.asarray(result["predict_rows"])
     np.testing.assert_allclose(result["predict"], predictions[rows], atol=1e-5, rtol=0)
+    if with_tf:  # the same run from a tf.data.Dataset of the global batches
+        for got, want in zip(result["dataset_weights"], weights, strict=True):
+            np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)
