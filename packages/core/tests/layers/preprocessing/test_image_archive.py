@@ -23,6 +23,7 @@ CASES = [
     (layers.RandAugment, {"num_ops": 1, "seed": 1}, (8, 8, 3)),
     (layers.AugMix, {"num_chains": 1, "seed": 1}, (8, 8, 3)),
     (layers.MaxNumBoundingBoxes, {"max_number": 3}, (8, 8, 3)),
+    (layers.ContrastLimitedAdaptiveHistogramEqualization, {"tile_grid_size": (2, 2)}, (8, 8, 3)),
     (layers.Pipeline, {"layers": [layers.RandomFlip(), layers.Resizing(4, 4)]}, (8, 8, 3)),
 ]
 

@@ -16,6 +16,9 @@ from lamina.layers.preprocessing.image.color import RandomContrast as RandomCont
 from lamina.layers.preprocessing.image.erasing import RandomErasing as RandomErasing
 from lamina.layers.preprocessing.image.flip_crop import RandomCrop as RandomCrop
 from lamina.layers.preprocessing.image.flip_crop import RandomFlip as RandomFlip
+from lamina.layers.preprocessing.image.histogram import (
+    ContrastLimitedAdaptiveHistogramEqualization as ContrastLimitedAdaptiveHistogramEqualization,
+)
 from lamina.layers.preprocessing.image.histogram import Equalization as Equalization
 from lamina.layers.preprocessing.image.hsv import RandomHue as RandomHue
 from lamina.layers.preprocessing.image.hsv import RandomSaturation as RandomSaturation
@@ -47,6 +50,7 @@ __all__ = [
     "AugMix",
     "AutoContrast",
     "CenterCrop",
+    "ContrastLimitedAdaptiveHistogramEqualization",
     "CutMix",
     "Equalization",
     "MaxNumBoundingBoxes",
