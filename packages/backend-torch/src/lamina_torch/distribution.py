@@ -112,11 +112,23 @@ def distribute_tensor(tensor: Any, layout: Any) -> Any:
 
 # --- the train step's collectives ------------------------------------------------------
 def replicas() -> int:
-    """How many processes average their gradients (1: no `DataParallel` over processes)."""
+    """How many processes average their gradients (1: no `DataParallel` over processes).
+
+    Raises:
+        ValueError: the strategy's mesh does not have one device per process.
+    """
     current = lamina_distribution.distribution()
-    if current is None or num_processes() == 1:
+    if current is None:
         return 1
-    return num_processes()
+    count = num_processes()
+    if current.device_mesh.devices.size != count:
+        raise ValueError(
+            f"On torch, DataParallel keeps one replica per process: its mesh needs one device "
+            f"per process ({count}), but it has {current.device_mesh.devices.size}: "
+            f"{list(current.device_mesh.devices.ravel())}. Start one process per device "
+            "(torchrun --nproc_per_node N) and call `lamina.distribution.initialize()`."
+        )
+    return count
 
 
 def sync_replicas(model: Any) -> None:
