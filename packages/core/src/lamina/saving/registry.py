@@ -13,7 +13,8 @@ How the table is built (the choice, and why it is safe):
 * A class enters only when it subclasses its namespace's allowed bases (`Layer` for
   layers, `Model` for models, `Loss`, `Metric`, `Optimizer`, `LearningRateSchedule`,
   `Initializer`, `Regularizer`, `Constraint`, `DTypePolicy`, plus the two mapping
-  classes `OptimizerMap` and `DTypePolicyMap`, and `SeedGenerator`) and has
+  classes `OptimizerMap` and `DTypePolicyMap`, `SeedGenerator`, and `FeatureSpace` from
+  ``utils``) and has
   ``from_config``. Such a class only builds a modeling object from its config.
 * Op classes (``ops`` namespace: the nodes of a functional graph that calls ops directly)
   come from `lamina.ops.catalog` — one class per public op function, control flow left
@@ -50,6 +51,7 @@ NAMESPACES: tuple[str, ...] = (
     "activations",
     "dtype_policies",
     "random",
+    "utils",
     "ops",
 )
 
@@ -141,6 +143,7 @@ def builtin_table() -> BuiltinTable:
         optimizers,
         random,
         regularizers,
+        utils,
     )
     from lamina.ops.base import Op
     from lamina.ops.catalog import public_op_classes
@@ -171,6 +174,8 @@ def builtin_table() -> BuiltinTable:
             (dtype_policies.DTypePolicy, dtype_policies.DTypePolicyMap),
         ),
         "random": ({"SeedGenerator": random.SeedGenerator}, (random.SeedGenerator,)),
+        # Only FeatureSpace: the one serializable object of `utils` (a Layer).
+        "utils": ({"FeatureSpace": utils.FeatureSpace}, (layers.Layer,)),
         "ops": (dict(public_op_classes()), (Op,)),
     }
     entries = {

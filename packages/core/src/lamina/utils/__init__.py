@@ -17,8 +17,10 @@ from lamina.saving.serialization import serialize_lamina_object as serialize_ker
 from lamina.trainers.data_adapters import pack_x_y_sample_weight as pack_x_y_sample_weight
 from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack_x_y_sample_weight
 from lamina.utils.audio_dataset import audio_dataset_from_directory as audio_dataset_from_directory
+from lamina.utils.config import Config as Config
 from lamina.utils.dataset_utils import get_source_inputs as get_source_inputs
 from lamina.utils.dataset_utils import split_dataset as split_dataset
+from lamina.utils.feature_space import FeatureSpace as FeatureSpace
 from lamina.utils.file_utils import get_file as get_file
 from lamina.utils.image_dataset import image_dataset_from_directory as image_dataset_from_directory
 from lamina.utils.image_utils import array_to_img as array_to_img
@@ -41,7 +43,9 @@ from lamina.utils.timeseries_dataset import (
 )
 
 __all__ = [
+    "Config",
     "CustomObjectScope",
+    "FeatureSpace",
     "Progbar",
     "PyDataset",
     "Sequence",
