@@ -101,6 +101,9 @@ def test_set_distribution_and_scope_on_each_backend() -> None:
     assert dist.distribution() is strategy
     dist.set_distribution(None)
     assert dist.distribution() is None
+    dist.set_distribution(strategy)
+    lamina.utils.clear_session()  # a new session starts without a strategy, as in Keras 3
+    assert dist.distribution() is None
     with pytest.raises(ValueError, match="Received: value='data'"):
         dist.set_distribution("data")  # type: ignore[arg-type]
 

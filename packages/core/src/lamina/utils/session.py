@@ -10,12 +10,16 @@ from lamina.backend.config import reset_session_state
 
 
 def clear_session(free_memory: bool = True) -> None:
-    """Forget generated layer names and uids, so a new model starts from ``dense``.
+    """Forget generated layer names and uids, so a new model starts from ``dense``, and the
+    `lamina.distribution` strategy in effect (as Keras 3 does).
 
     Args:
         free_memory: run the garbage collector too.
     """
+    from lamina.distribution.strategies import set_distribution
+
     reset_session_state()
+    set_distribution(None)
     if free_memory:
         import gc
 
