@@ -18,6 +18,50 @@ from lamina.layers.preprocessing.image.blur import gaussian_along
 _INTERPOLATIONS = ("nearest", "bilinear")
 
 
+def _square_to_quad(corners: Any) -> list[Any]:
+    """The projective map (9 entries, row-major, each ``(batch,)``) taking the unit
+    square's corners (0,0), (1,0), (1,1), (0,1) to `corners` ``(batch, 4, 2)`` given as
+    top-left, top-right, bottom-left, bottom-right (Heckbert's closed form)."""
+    x0, y0 = corners[:, 0, 0], corners[:, 0, 1]
+    x1, y1 = corners[:, 1, 0], corners[:, 1, 1]
+    x2, y2 = corners[:, 3, 0], corners[:, 3, 1]
+    x3, y3 = corners[:, 2, 0], corners[:, 2, 1]
+    dx1, dy1 = ops.subtract(x1, x2), ops.subtract(y1, y2)
+    dx2, dy2 = ops.subtract(x3, x2), ops.subtract(y3, y2)
+    dx3 = ops.add(ops.subtract(x0, x1), ops.subtract(x2, x3))
+    dy3 = ops.add(ops.subtract(y0, y1), ops.subtract(y2, y3))
+    det = ops.subtract(ops.multiply(dx1, dy2), ops.multiply(dx2, dy1))
+    g = ops.divide(ops.subtract(ops.multiply(dx3, dy2), ops.multiply(dx2, dy3)), det)
+    h = ops.divide(ops.subtract(ops.multiply(dx1, dy3), ops.multiply(dx3, dy1)), det)
+    a = ops.add(ops.subtract(x1, x0), ops.multiply(g, x1))
+    b = ops.add(ops.subtract(x3, x0), ops.multiply(h, x3))
+    d = ops.add(ops.subtract(y1, y0), ops.multiply(g, y1))
+    e = ops.add(ops.subtract(y3, y0), ops.multiply(h, y3))
+    return [a, b, x0, d, e, y0, g, h, ops.ones_like(g)]
+
+
+def _adjugate3(m: list[Any]) -> list[Any]:
+    """The adjugate of 3x3 matrices (the inverse up to scale)."""
+
+    def minor(i: int, j: int, k: int, n: int) -> Any:
+        return ops.subtract(ops.multiply(m[i], m[j]), ops.multiply(m[k], m[n]))
+
+    return [
+        minor(4, 8, 5, 7), minor(2, 7, 1, 8), minor(1, 5, 2, 4),
+        minor(5, 6, 3, 8), minor(0, 8, 2, 6), minor(2, 3, 0, 5),
+        minor(3, 7, 4, 6), minor(1, 6, 0, 7), minor(0, 4, 1, 3),
+    ]  # fmt: skip
+
+
+def _matmul3(p: list[Any], q: list[Any]) -> list[Any]:
+    out = []
+    for i in range(3):
+        for j in range(3):
+            terms = [ops.multiply(p[3 * i + k], q[3 * k + j]) for k in range(3)]
+            out.append(ops.add(ops.add(terms[0], terms[1]), terms[2]))
+    return out
+
+
 class RandomPerspective(RandomImageAugmentation):
     """In training, warp some images (probability from `factor`) by a random perspective:
     each corner moves by up to ``scale / 2`` of the image's width and height, and the
@@ -68,10 +112,14 @@ class RandomPerspective(RandomImageAugmentation):
         start, end = self.corners(shape[0], h, w)
         apply = ops.reshape(self.applies(shape[0], self.factor), (-1, 1, 1))
         end = ops.where(apply, end, start)
-        return ops.image.perspective_transform(
-            images, ops.cast(start, images.dtype), ops.cast(end, images.dtype),
-            interpolation=self.interpolation, fill_value=self.fill_value,
-            data_format=self.data_format,
+        # Output pixels sample the input through end -> unit square -> start.
+        m = _matmul3(_square_to_quad(start), _adjugate3(_square_to_quad(end)))
+        scale = m[8]
+        columns = [ops.reshape(ops.divide(v, scale), (-1, 1)) for v in m[:8]]
+        matrix = ops.cast(ops.concatenate(columns, axis=1), images.dtype)
+        return ops.image.affine_transform(
+            images, matrix, interpolation=self.interpolation, fill_mode="constant",
+            fill_value=self.fill_value, data_format=self.data_format,
         )  # fmt: skip
 
     def get_config(self) -> dict[str, Any]:
