@@ -76,6 +76,7 @@ def main() -> None:
     layout_map = dist.LayoutMap(mesh)
     layout_map["hidden/kernel"] = (None, "model")
     layout_map["head.*kernel"] = ("model", None)
+    layout_map["hidden/output"] = ("batch", "model")  # activations split both ways
     traced: list[bool] = []
 
     def recording(shape: Any, dtype: Any = None) -> Any:
@@ -92,6 +93,8 @@ def main() -> None:
         out["mp_kernel_shards"] = shard_shapes(kernel.value)
         out["mp_head_shards"] = shard_shapes(model.get_layer("head").kernel.value)
         out["mp_bias_shards"] = shard_shapes(model.get_layer("hidden").bias.value)
+        hidden_out = model.get_layer("hidden")(x[:8])
+        out["mp_hidden_output_spec"] = list(hidden_out.sharding.spec)
         out["model_parallel"] = train(model, x, y)
         out["mp_kernel_shards_after"] = shard_shapes(kernel.value)
         slots = [v for v in model.optimizer.variables if "hidden_kernel" in v.path]

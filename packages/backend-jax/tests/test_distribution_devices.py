@@ -77,6 +77,11 @@ def test_model_parallel_shards_variables_as_the_layout_map_says(
     assert result["mp_slot_shards"] == [[[5, 4]], [[5, 4]]]  # Adam's two slots follow it
 
 
+def test_model_parallel_places_layer_outputs_named_in_the_map(result: dict[str, Any]) -> None:
+    # The layout map's "hidden/output" key places what the layer returns.
+    assert result["mp_hidden_output_spec"] == ["batch", "model"]
+
+
 def test_model_parallel_initializer_runs_sharded(result: dict[str, Any]) -> None:
     # The kernel's initializer ran traced, jitted onto its sharding: no whole copy first.
     assert result["mp_initializer_traced"] == [True]

@@ -285,6 +285,26 @@ def set_distribution(value: Distribution | None) -> None:
     _DISTRIBUTION.set(value)
 
 
+def relayout_output(layer_path: str, outputs: Any) -> Any:
+    """`outputs` of the layer at `layer_path`, placed as the strategy's layout for
+    ``"<layer_path>/output"`` says (unchanged without one): how a layout map steers the
+    sharding of activations, as in Keras 3.
+
+    Raises:
+        ValueError: the layout's rank is not an output's.
+    """
+    current = _DISTRIBUTION.get()
+    layout = None if current is None else current.get_tensor_layout(f"{layer_path}/output")
+    if layout is None:
+        return outputs
+    from lamina import tree
+    from lamina.distribution.engine import distribute_tensor
+
+    return tree.map_structure(
+        lambda t: distribute_tensor(t, layout) if hasattr(t, "shape") else t, outputs
+    )
+
+
 @contextlib.contextmanager
 def layout_like(reference: Any) -> Iterator[None]:
     """Variables created inside take `reference`'s layout (optimizer slots of a weight)."""

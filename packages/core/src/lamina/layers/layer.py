@@ -21,6 +21,7 @@ from lamina import tree
 from lamina.backend.config import AUTOCAST_DTYPE, NAME_SCOPE, name_scope
 from lamina.backend.layer_mixin import LayerMixin
 from lamina.backend.registry import current_if_any
+from lamina.distribution.strategies import distribution, relayout_output
 from lamina.dtype_policies import policy as policies
 from lamina.layers.input_spec import assert_input_compatibility
 from lamina.layers.tracking import Tracker
@@ -603,6 +604,8 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             with self._name_scope():
                 self._maybe_build(args)
                 outputs = self._call_with_autocast(args, kwargs)
+                if distribution() is not None:  # a layout for "<layer path>/output"?
+                    outputs = relayout_output("/".join(NAME_SCOPE.get()), outputs)
         finally:
             _CALL_CONTEXT.reset(token)
         if self.activity_regularizer is not None:
