@@ -6,8 +6,9 @@ reachable from a `Backend` property, bases included. A namespace a property may 
 None (``FusedKernels | None``) is optional and counted apart. Composites in
 `lamina.ops.composites` are not members: core writes them once.
 
-Usage: ``python tools/protocol_members.py [--rev REV] [--names]``; ``--rev`` reads the
-protocol as it stood at a git revision, ``--names`` lists every member.
+Usage: ``python tools/protocol_members.py [--rev REV] [--names] [--max N]``; ``--rev`` reads
+the protocol as it stood at a git revision, ``--names`` lists every member, ``--max`` fails
+(exit 1) when more than N members are required, so lint can hold the line.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", help="count the protocol as it stood at this git revision")
     parser.add_argument("--names", action="store_true", help="list every member")
+    parser.add_argument("--max", type=int, help="fail when more members are required")
     args = parser.parse_args()
     required, optional = count(args.rev)
     total = sum(len(v) for v in required.values())
@@ -103,6 +105,12 @@ def main() -> int:
     for space, names in optional.items():
         extra = f"  {' '.join(names)}" if args.names else ""
         print(f"  {space:<14}{len(names):>4}  (optional namespace){extra}")
+    if args.max is not None and total > args.max:
+        print(
+            f"error: {total} required members, more than --max {args.max}: write the new op "
+            "as a composite in lamina.ops.composites instead"
+        )
+        return 1
     return 0
 
 
