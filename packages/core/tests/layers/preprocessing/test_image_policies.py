@@ -32,8 +32,8 @@ def _candidates(x: np.ndarray) -> list[np.ndarray]:
 
 @pytest.mark.parametrize(
     "cls,kwargs",
-    [(layers.RandAugment, {"factor": 0.5, "seed": 1}),
-     (layers.AugMix, {"num_chains": 2, "chain_depth": 2, "seed": 1})],
+    [(layers.RandAugment, {"num_ops": 1, "factor": 0.5, "seed": 1}),
+     (layers.AugMix, {"num_chains": 2, "chain_depth": 1, "all_operations": False, "seed": 1})],
 )  # fmt: skip
 def test_contract(cls: type, kwargs: dict) -> None:
     check_layer(
