@@ -11,6 +11,7 @@ assembled from this process's rows with `jax.make_array_from_process_local_data`
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -52,8 +53,13 @@ def get_device_count(device_type: str | None = None) -> int:
 def initialize(
     job_addresses: str | None, num_processes: int | None, process_id: int | None
 ) -> None:
+    # How long to wait for the other processes to join (JAX's default: 300 s).
+    seconds = int(float(os.environ.get("LAMINA_DISTRIBUTION_TIMEOUT", "300")))
     jax.distributed.initialize(
-        coordinator_address=job_addresses, num_processes=num_processes, process_id=process_id
+        coordinator_address=job_addresses,
+        num_processes=num_processes,
+        process_id=process_id,
+        initialization_timeout=seconds,
     )
     # `seed=None` draws must agree across processes, or replicated variables would differ.
     state = global_seed_generator().state
