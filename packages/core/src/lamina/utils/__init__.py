@@ -16,6 +16,7 @@ from lamina.saving.serialization import register_serializable as register_keras_
 from lamina.saving.serialization import serialize_lamina_object as serialize_keras_object
 from lamina.trainers.data_adapters import pack_x_y_sample_weight as pack_x_y_sample_weight
 from lamina.trainers.data_adapters import unpack_x_y_sample_weight as unpack_x_y_sample_weight
+from lamina.utils import bounding_boxes as bounding_boxes
 from lamina.utils.audio_dataset import audio_dataset_from_directory as audio_dataset_from_directory
 from lamina.utils.config import Config as Config
 from lamina.utils.dataset_utils import get_source_inputs as get_source_inputs
@@ -51,6 +52,7 @@ __all__ = [
     "Sequence",
     "array_to_img",
     "audio_dataset_from_directory",
+    "bounding_boxes",
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",
