@@ -26,7 +26,10 @@ def _gray(x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize(
     "cls,kwargs",
-    [(layers.RandomColorJitter, JITTER),
+    # The contract's jitter leaves out the HSV steps (their layers run the contract in
+    # test_image_hsv.py; torch.compile of all four at once is slow): the full chain is
+    # checked eagerly below.
+    [(layers.RandomColorJitter, {"brightness_factor": 0.2, "contrast_factor": 0.3, "seed": 3}),
      (layers.RandomColorDegeneration, {"factor": 0.6, "seed": 1})],
 )  # fmt: skip
 def test_contract(cls: type, kwargs: dict) -> None:
