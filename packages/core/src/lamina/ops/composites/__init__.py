@@ -58,16 +58,26 @@ def _quiet(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
+        # Only around NumPy arrays: a graph tracer (torch.compile) would break its graph
+        # on the context manager.
+        if not any(isinstance(a, np.ndarray | np.generic) for a in args):
+            return fn(*args)
         with np.errstate(all="ignore"):
             return fn(*args)
 
     return run
 
 
-@functools.cache
+_FALLBACKS: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
 def fallback(space: str, name: str) -> Callable[..., Any]:
     """The core composite ``space.name``, whatever the backend defines."""
-    return _quiet(getattr(_MODULES[space], name))
+    key = (space, name)
+    found = _FALLBACKS.get(key)
+    if found is None:  # a plain dict, not functools.cache: tracers step through it
+        found = _FALLBACKS[key] = _quiet(getattr(_MODULES[space], name))
+    return found
 
 
 def composite(space: str, name: str) -> Callable[..., Any]:
