@@ -1,12 +1,11 @@
-"""array API: control flow as plain Python loops; structural updates as new arrays.
+"""array API: the structural primitives (scatter, slice updates) and the gradient no-ops.
 
-The standard has no scatter; `scatter` sums through a one-hot matmul and `scatter_update`
+Loops, branches and slicing are core composites. The standard has no scatter; `scatter` sums through a one-hot matmul and `scatter_update`
 selects each slot's last writer, both on flattened leading indices.
 """
 
 from __future__ import annotations
 
-import builtins
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -18,13 +17,11 @@ __all__ = [
     "custom_gradient",
     "scatter",
     "scatter_update",
-    "slice",
     "slice_update",
     "stop_gradient",
 ]
 
 Flat = tuple[Tensor, ...]
-_slice = builtins.slice  # `slice` below is the op
 
 
 def stop_gradient(x: Tensor) -> Tensor:
@@ -45,11 +42,6 @@ def _starts(inputs: Tensor, start_indices: Flat, shape: Sequence[int]) -> list[i
         start = int(s)
         out.append(min(max(start + d if start < 0 else start, 0), d - n))
     return out
-
-
-def slice(inputs: Tensor, start_indices: Flat, shape: tuple[int, ...]) -> Tensor:
-    starts = _starts(inputs, start_indices, shape)
-    return inputs[tuple(_slice(s, s + n) for s, n in zip(starts, shape))]
 
 
 def slice_update(inputs: Tensor, start_indices: Flat, updates: Tensor) -> Tensor:
