@@ -1,7 +1,8 @@
 """array API: the structural primitives (scatter, slice updates) and the gradient no-ops.
 
-Loops, branches and slicing are core composites. The standard has no scatter; `scatter` sums through a one-hot matmul and `scatter_update`
-selects each slot's last writer, both on flattened leading indices.
+Loops, branches and slicing are core composites. The standard has no scatter; `scatter`
+sums through a one-hot matmul and `scatter_update` selects each slot's last writer, both on
+flattened leading indices.
 """
 
 from __future__ import annotations

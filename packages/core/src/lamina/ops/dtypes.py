@@ -99,7 +99,7 @@ def standardize_dtype(dtype: Any) -> str:
     if dtype is None or dtype is float:
         return SETTINGS.floatx
     try:
-        return _standardize_hashable(dtype)
+        return _standardize_hashable(type(dtype), dtype)
     except TypeError:  # unhashable dtype-like object: resolve without the cache
         return _standardize_uncached(dtype)
 
@@ -114,12 +114,13 @@ def _standardize_uncached(dtype: Any) -> str:
     elif isinstance(dtype, type) and issubclass(dtype, np.generic):
         name = np.dtype(dtype).name
     else:
-        # Backend dtype objects: tf.DType has `.name`; torch.dtype prints "torch.float32".
+        # Backend dtype objects: tf.DType has `.name`; others print as "<module>.<name>"
+        # (torch.float32, array_api_strict.float32).
         attr = getattr(dtype, "name", None)
         name = attr if isinstance(attr, str) else str(dtype)
     name = _ALIASES.get(name, name)
-    if name.startswith("torch."):
-        name = name[len("torch.") :]
+    if name not in ALLOWED_DTYPES and "." in name:
+        name = name.rpartition(".")[2]
     name = _ALIASES.get(name, name)
     if name not in ALLOWED_DTYPES:
         raise ValueError(
@@ -129,8 +130,12 @@ def _standardize_uncached(dtype: Any) -> str:
 
 
 # Every op standardizes its inputs' dtypes; the lookup is the hot path, so cache it.
-# (float and None depend on floatx and are handled before the cache.)
-_standardize_hashable = functools.lru_cache(maxsize=256)(_standardize_uncached)
+# (float and None depend on floatx and are handled before the cache.) The key leads with
+# the dtype's type, so dtype objects of different libraries that hash alike are never
+# compared with each other (array_api_strict warns when compared with NumPy's).
+@functools.lru_cache(maxsize=256)
+def _standardize_hashable(kind: type, dtype: Any) -> str:
+    return _standardize_uncached(dtype)
 
 
 _ALIASES = {

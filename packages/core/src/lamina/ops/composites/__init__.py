@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from lamina.backend import Capability
 from lamina.ops.composites import control_flow, image, linalg, math, nn, numpy
 from lamina.ops.composites.image import perspective_coefficients, sobel_edges, ssim
 from lamina.ops.composites.numpy import nanstd, nanvar, ptp
@@ -58,9 +59,10 @@ def _quiet(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
-        # Only around NumPy arrays: a graph tracer (torch.compile) would break its graph
-        # on the context manager.
-        if not any(isinstance(a, np.ndarray | np.generic) for a in args):
+        # Only on backends that never trace: a graph tracer (torch.compile) would break its
+        # graph on the context manager, and the frameworks that trace do not warn anyway.
+        # (The arrays may wrap NumPy without being NumPy's, as array_api_strict's do.)
+        if backend().supports(Capability.JIT):
             return fn(*args)
         with np.errstate(all="ignore"):
             return fn(*args)

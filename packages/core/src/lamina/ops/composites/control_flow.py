@@ -66,7 +66,7 @@ def scan(
     carry = init
     ys: list[Flat] = [()] * n
     for i in range(n - 1, -1, -1) if reverse else range(n):
-        carry, ys[i] = f(carry, tuple(x[i] for x in xs))
+        carry, ys[i] = f(carry, tuple(x[i, ...] for x in xs))
     if n == 0:
         # Nothing ran, so learn the shape of one y from a step on zeros.
         blank = tuple(zeros(tuple(b.core.shape(x)[1:]), dtype_of(x)) for x in xs)
@@ -92,7 +92,7 @@ def associative_scan(
         )
 
     def part(x: Tensor, start: int, stop: int | None) -> Tensor:
-        return x[(_slice(None),) * axis + (_slice(start, stop),)]
+        return x[(_slice(None),) * axis + (_slice(start, stop), Ellipsis)]
 
     offset = 1
     while offset < n:
@@ -113,7 +113,8 @@ def associative_scan(
 def vectorized_map(function: Callable[..., Flat], elements: Flat) -> Flat:
     """``function(*slices)`` for each slice along the leading axis, results stacked."""
     b = backend()
-    outs = [function(*(e[i] for e in elements)) for i in range(int(b.core.shape(elements[0])[0]))]
+    count = int(b.core.shape(elements[0])[0])
+    outs = [function(*(e[i, ...] for e in elements)) for i in range(count)]
     return tuple(b.numpy.stack(list(parts), 0) for parts in zip(*outs, strict=True))
 
 
@@ -126,7 +127,7 @@ def slice(inputs: Tensor, start_indices: Flat, shape: tuple[int, ...]) -> Tensor
 
 def unstack(x: Tensor, num: int, axis: int) -> list[Tensor]:
     """The `num` slices of `x` along the non-negative `axis`."""
-    return [x[(_slice(None),) * axis + (i,)] for i in range(num)]
+    return [x[(_slice(None),) * axis + (i, Ellipsis)] for i in range(num)]
 
 
 def saturate_cast(x: Tensor, dtype: str, min_value: Any, max_value: Any) -> Tensor:

@@ -120,7 +120,7 @@ def map_coordinates(
 ) -> Tensor:
     """Sample float `inputs` at `coordinates` (shape ``(inputs.ndim, *out)``), order 0 or 1."""
     shape = tuple(backend().core.shape(inputs))
-    coords = [coordinates[i] for i in range(len(shape))]
+    coords = [coordinates[i, ...] for i in range(len(shape))]
     table = backend().numpy.reshape(inputs, (-1, 1))
     return _interp(table, shape, coords, None, order, fill_mode, fill_value)[..., 0]
 
@@ -193,7 +193,7 @@ def elastic_transform(
     noise = bk.numpy.pad(noise, ((0, 0), (0, 0), pads, pads), const(noise, 0))
     d = correlate_axes(noise, ((2, kernel), (3, kernel))) * const(noise, alpha)
     ys, xs = _grid(h, w, dtype)
-    out = _sample(x, ys + d[0], xs + d[1], order, fill_mode, fill_value)
+    out = _sample(x, ys + d[0, ...], xs + d[1, ...], order, fill_mode, fill_value)
     return _restore_layout(out, channels_first)
 
 

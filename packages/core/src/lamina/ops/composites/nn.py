@@ -316,7 +316,7 @@ def ctc_greedy_decode(
     # Keep the surviving labels in order, left-aligned, padded with -1.
     order = n.argsort(n.where(drop, const(steps, time), steps), 1)
     decoded = n.take_along_axis(n.where(drop, const(labels, -1), labels), order, 1)
-    return b.core.cast(decoded, "int32")[None], scores
+    return b.core.cast(decoded, "int32")[None, ...], scores
 
 
 def softplus(x: Tensor) -> Tensor:
@@ -354,7 +354,7 @@ def _adaptive_pool(
         bins = []
         for i in range(out):
             window = slice(i * size // out, -(-(i + 1) * size // out))
-            bins.append(reduce(y[(slice(None),) * axis + (window,)], (axis,), False))
+            bins.append(reduce(y[(slice(None),) * axis + (window, Ellipsis)], (axis,), False))
         y = n.stack(bins, axis)
     return n.transpose(y, (0, rank - 1, *range(1, rank - 1))) if first else y
 

@@ -94,12 +94,12 @@ def _batch(fn: Callable[..., Any], values: list[Any], loop_ranks: list[int]) -> 
     def inner(slices: tuple[Any, ...]) -> Any:
         vals, ranks = list(values), list(loop_ranks)
         for i in level:
-            vals[i] = vals[i][0] if i not in mapped else slices[mapped.index(i)]
+            vals[i] = vals[i][0, ...] if i not in mapped else slices[mapped.index(i)]
             ranks[i] -= 1
         return _batch(fn, vals, ranks)
 
     if not mapped:
-        return tree.map_structure(lambda t: to_tensor(t)[None], inner(()))
+        return tree.map_structure(lambda t: to_tensor(t)[None, ...], inner(()))
     return vectorized_map(inner, tuple(values[i] for i in mapped))
 
 
