@@ -21,6 +21,7 @@ int32, `floatx()` or complex64.
 from __future__ import annotations
 
 import functools
+from collections.abc import Hashable
 from typing import Any
 
 import ml_dtypes
@@ -98,8 +99,9 @@ def standardize_dtype(dtype: Any) -> str:
     """
     if dtype is None or dtype is float:
         return SETTINGS.floatx
+    kind: Hashable = type(dtype)
     try:
-        return _standardize_hashable(type(dtype), dtype)
+        return _standardize_hashable(kind, dtype)
     except TypeError:  # unhashable dtype-like object: resolve without the cache
         return _standardize_uncached(dtype)
 
@@ -134,7 +136,7 @@ def _standardize_uncached(dtype: Any) -> str:
 # the dtype's type, so dtype objects of different libraries that hash alike are never
 # compared with each other (array_api_strict warns when compared with NumPy's).
 @functools.lru_cache(maxsize=256)
-def _standardize_hashable(kind: type, dtype: Any) -> str:
+def _standardize_hashable(kind: Hashable, dtype: Any) -> str:
     return _standardize_uncached(dtype)
 
 
