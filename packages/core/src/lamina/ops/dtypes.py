@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
@@ -99,7 +99,7 @@ def standardize_dtype(dtype: Any) -> str:
     """
     if dtype is None or dtype is float:
         return SETTINGS.floatx
-    kind: Hashable = type(dtype)
+    kind = cast(Hashable, type(dtype))  # types hash; mypy's type[Any] says otherwise
     try:
         return _standardize_hashable(kind, dtype)
     except TypeError:  # unhashable dtype-like object: resolve without the cache
