@@ -187,9 +187,7 @@ class JaxTrainer:
                 mapping = [
                     (v, x) for group, values in zip(groups, state) for v, x in zip(group, values)
                 ]
-                with StatelessScope(state_mapping=mapping) as scope, SeedStateScope(
-                    seed
-                ) as seeds:
+                with StatelessScope(state_mapping=mapping) as scope, SeedStateScope(seed) as seeds:
                     results = [step(batch) for batch in batches]
                 new = [[scope.get_current_value(v) for v in group] for group in groups[1:]]
             clear_losses(model)  # they hold tracers of this trace
@@ -251,7 +249,8 @@ def _takes_state(step: Any) -> bool:
     except (TypeError, ValueError):
         return False
     positional = [
-        p for p in parameters
+        p
+        for p in parameters
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
     ]
     return len(positional) == 2

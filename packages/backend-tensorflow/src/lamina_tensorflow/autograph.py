@@ -31,9 +31,7 @@ def skip_lamina_in_autograph() -> bool:
     missing = tuple(
         _config.DoNotConvert(name)
         for name in PACKAGES
-        if not any(
-            isinstance(rule, _config.DoNotConvert) and rule.matches(name) for rule in rules
-        )
+        if not any(isinstance(rule, _config.DoNotConvert) and rule.matches(name) for rule in rules)
     )
     # The first matching rule wins, so these go before TensorFlow's own.
     _config.CONVERSION_RULES = missing + rules

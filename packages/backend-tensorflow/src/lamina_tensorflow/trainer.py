@@ -97,8 +97,9 @@ class _RankKeyedFunction:
         leaves = tf.nest.flatten(batches)
         key = (
             str(tf.nest.map_structure(lambda _: 0, batches)),
-            tuple((len(getattr(x, "shape", ())), str(getattr(x, "dtype", type(x))))
-                  for x in leaves),
+            tuple(
+                (len(getattr(x, "shape", ())), str(getattr(x, "dtype", type(x)))) for x in leaves
+            ),
         )
         traced = self._traced.get(key)
         if traced is None:
@@ -109,4 +110,3 @@ class _RankKeyedFunction:
             )
             self._traced[key] = traced
         return traced(batches)
-

@@ -88,7 +88,14 @@ def _run(
     sorted_hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx)
     with _quiet_on_cuda(inputs):
         data, *states = kernel(
-            packed.data, packed.batch_sizes, _hx(sorted_hx), params, has_biases, 1, 0.0, train,
+            packed.data,
+            packed.batch_sizes,
+            _hx(sorted_hx),
+            params,
+            has_biases,
+            1,
+            0.0,
+            train,
             False,
         )
     unpacked, _ = pad_packed_sequence(

@@ -74,8 +74,10 @@ def _fused_cpu(optimizer: Any, tensors: _AdamTensors, t: Any, lr: float) -> None
     # does, go into the rate. The update is then ``alpha * m / (sqrt(v) + epsilon)``.
     f32 = np.float32
     step = f32(float(t))  # reading the CPU step costs no device sync
-    alpha = f32(lr) * np.sqrt(f32(1.0) - f32(optimizer.beta_2) ** step) / (
-        f32(1.0) - f32(optimizer.beta_1) ** step
+    alpha = (
+        f32(lr)
+        * np.sqrt(f32(1.0) - f32(optimizer.beta_2) ** step)
+        / (f32(1.0) - f32(optimizer.beta_1) ** step)
     )
     torch._fused_adam_(
         tensors.params,
