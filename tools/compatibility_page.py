@@ -3,13 +3,16 @@
 
 The Keras names come from tools/keras-3.15-public-names.json (or the path given with
 --names); the check is the one of the project's api_coverage tool: a name is present
-when `lamina.<namespace>` has it as an attribute. The docs session runs this before every
-build, so the page never drifts from the code.
+when `lamina.<namespace>` has it as an attribute. Which backend trains is read from each
+backend package's declared capabilities (parsed, not imported: the docs venv installs no
+framework). The docs session runs this before every build, so the page never drifts from
+the code.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import json
 import pathlib
@@ -39,6 +42,63 @@ def coverage(keras_names: dict[str, list[str]]) -> dict[str, tuple[list[str], li
         present = [n for n in wanted if has(module, n)]
         result[namespace] = (present, [n for n in wanted if n not in present])
     return result
+
+
+BACKEND_PACKAGES = [
+    *sorted(ROOT.glob("packages/backend-*/src/lamina_*/__init__.py")),
+    *sorted(ROOT.glob("integration_tests/*/src/lamina_*/__init__.py")),
+]
+CAPABILITY_COLUMNS = {
+    "TRAINING": "Trains (`fit`, gradients)",
+    "JIT": "Compiled steps",
+    "FLOAT64": "float64",
+    "GPU": "GPU",
+}
+
+
+def declared_backends() -> list[tuple[str, str, set[str]]]:
+    """(backend name, package folder, declared `Capability` names) of each backend package,
+    read from the `ModuleBackend(name=..., capabilities=...)` call of its `__init__.py`."""
+    found = []
+    for init in BACKEND_PACKAGES:
+        for node in ast.walk(ast.parse(init.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            keywords = {k.arg: k.value for k in node.keywords}
+            if "name" not in keywords or "capabilities" not in keywords:
+                continue
+            name = keywords["name"]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                capabilities = {
+                    n.attr
+                    for n in ast.walk(keywords["capabilities"])
+                    if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                    and n.value.id == "Capability"
+                }
+                folder = init.parents[2].relative_to(ROOT).as_posix()
+                found.append((name.value, folder, capabilities))
+    return found
+
+
+def backend_table(backends: list[tuple[str, str, set[str]]]) -> list[str]:
+    header = "| Backend | Package | " + " | ".join(CAPABILITY_COLUMNS.values()) + " |"
+    lines = [
+        "## What each backend does {#backends}",
+        "",
+        "Present names run on every backend below, except those tied to one framework",
+        "(the interop layers such as `TorchModuleWrapper`; `distribution`, on jax and",
+        "torch). Layers, losses, metrics and optimizers *train* on the backends with",
+        "training (the test suite fits each built-in layer through that backend's own",
+        "compiled step); the others run inference only, and `fit` there raises a clear",
+        "error.",
+        "",
+        header,
+        "|---|---|" + "---|" * len(CAPABILITY_COLUMNS),
+    ]
+    for name, folder, capabilities in backends:
+        marks = ["yes" if c in capabilities else "no" for c in CAPABILITY_COLUMNS]
+        lines.append(f"| `{name}` | `{folder}` | " + " | ".join(marks) + " |")
+    return lines
 
 
 def has(module: object, name: str) -> bool:
@@ -76,6 +136,7 @@ def render(result: dict[str, tuple[list[str], list[str]]], source: str) -> str:
         percent = 100.0 * len(present) / max(count, 1)
         link = f"[`{label}`](#{anchor(label)})"
         lines.append(f"| {link} | {len(present)} | {count} | {percent:.0f}% |")
+    lines += ["", *backend_table(declared_backends())]
     for namespace, (present, missing) in result.items():
         label = "keras" if namespace == "<top>" else f"keras.{namespace}"
         lines += ["", f"## `{label}` {{#{anchor(label)}}}", ""]
