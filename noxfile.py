@@ -145,8 +145,13 @@ def integration(session: nox.Session) -> None:
         "-e",
         ARRAY_API_BACKEND,
         *TEST_DEPS,
+        "flax",  # the FlaxLayer docstring example
     )
     session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
+    # Docstring examples written for the other frameworks run on their own backends.
+    for backend, names in (("torch", "TorchModuleWrapper"), ("tensorflow", "TFSMLayer")):
+        session.run("pytest", "integration_tests/test_docs.py", "-q", "-k", names,
+                    env={"LAMINA_BACKEND": backend})
     # The adapter written outside the backend packages (integration_tests/array_api_backend,
     # found through its entry point) passes the shared op and layer suites for inference.
     session.run(

@@ -49,12 +49,14 @@ class ExportArchive:
     """Collects resources and endpoints, then writes a SavedModel with `write_out`.
 
     Example:
-        >>> archive = ExportArchive()
+        >>> model = lamina.Sequential([lamina.Input((4,)), lamina.layers.Dense(2)])
+        >>> archive = lamina.export.ExportArchive()
         >>> archive.track(model)
         >>> archive.add_endpoint(
         ...     "serve", lambda x: model(x, training=False),
         ...     input_signature=[lamina.InputSpec(shape=(None, 4), dtype="float32")])
-        >>> archive.write_out("path/to/artifact")
+        >>> archive.write_out("artifact")
+        # writes the SavedModel folder artifact/ with the endpoint "serve"
 
     Raises:
         ValueError: the backend is neither tensorflow nor jax.

@@ -224,11 +224,14 @@ class FlaxLayer(JaxLayer):
         **kwargs: `JaxLayer` arguments (``seed``) and `Layer` arguments.
 
     Example:
+        >>> import flax
         >>> class MLP(flax.linen.Module):
         ...     @flax.linen.compact
         ...     def __call__(self, x):
         ...         return flax.linen.Dense(10)(flax.linen.relu(flax.linen.Dense(32)(x)))
         >>> layer = lamina.layers.FlaxLayer(MLP())
+        >>> tuple(layer(np.ones((2, 5), "float32")).shape)
+        (2, 10)
     """
 
     def __init__(

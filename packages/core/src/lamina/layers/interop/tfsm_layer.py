@@ -45,8 +45,15 @@ class TFSMLayer(Layer):
         ValueError: the backend is not TensorFlow, or an endpoint does not exist.
 
     Example:
-        >>> layer = lamina.layers.TFSMLayer("exported/", call_endpoint="serving_default")
-        >>> outputs = layer(inputs)
+        >>> import tensorflow as tf
+        >>> class Doubler(tf.Module):
+        ...     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        ...     def serve(self, x):
+        ...         return 2.0 * x
+        >>> tf.saved_model.save(Doubler(), "doubler")
+        >>> layer = lamina.layers.TFSMLayer("doubler", call_endpoint="serve")
+        >>> layer(np.ones((2, 3), "float32")).numpy().tolist()
+        [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
     """
 
     def __init__(

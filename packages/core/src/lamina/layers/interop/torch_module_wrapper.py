@@ -34,10 +34,14 @@ class TorchModuleWrapper(Layer):
         **kwargs: `Layer` arguments (``dtype``, ``trainable``).
 
     Example:
+        >>> import torch
         >>> layer = lamina.layers.TorchModuleWrapper(torch.nn.Linear(4, 2))
         >>> model = lamina.Sequential([lamina.Input((4,)), layer, lamina.layers.ReLU()])
         >>> model.compile(optimizer="adam", loss="mse")
-        >>> model.fit(x, y)  # trains the torch module's weight and bias
+        >>> x, y = np.ones((8, 4), "float32"), np.ones((8, 2), "float32")
+        >>> history = model.fit(x, y, epochs=2, verbose=0)  # trains the module's weights
+        >>> len(model.trainable_weights)  # the torch.nn.Linear's weight and bias
+        2
     """
 
     def __init__(
