@@ -148,7 +148,9 @@ def integration(session: nox.Session) -> None:
         "flax",  # the FlaxLayer docstring example
     )
     session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
-    # Docstring examples written for the other frameworks run on their own backends.
+    # The docs' code on NumPy too (what trains is skipped there), and the docstring examples
+    # written for the other frameworks on their own backends.
+    session.run("pytest", "integration_tests/test_docs.py", "-q", env={"LAMINA_BACKEND": "numpy"})
     for backend, names in (("torch", "TorchModuleWrapper"), ("tensorflow", "TFSMLayer")):
         session.run("pytest", "integration_tests/test_docs.py", "-q", "-k", names,
                     env={"LAMINA_BACKEND": backend})
