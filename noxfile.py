@@ -148,11 +148,12 @@ def integration(session: nox.Session) -> None:
         "flax",  # the FlaxLayer docstring example
     )
     session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
-    # The docs' code on NumPy too (what trains is skipped there), and the docstring examples
-    # written for the other frameworks on their own backends.
+    # The docs' code on NumPy too (what trains is skipped there); on the other training
+    # backends, the pages and examples that train and those written for that framework.
     session.run("pytest", "integration_tests/test_docs.py", "-q", env={"LAMINA_BACKEND": "numpy"})
-    for backend, names in (("torch", "TorchModuleWrapper"), ("tensorflow", "TFSMLayer")):
-        session.run("pytest", "integration_tests/test_docs.py", "-q", "-k", names,
+    trains = "guide or getting_started or readme or jvp or SKLearn"
+    for backend, own in (("torch", "TorchModuleWrapper"), ("tensorflow", "TFSMLayer")):
+        session.run("pytest", "integration_tests/test_docs.py", "-q", "-k", f"{trains} or {own}",
                     env={"LAMINA_BACKEND": backend})
     # The adapter written outside the backend packages (integration_tests/array_api_backend,
     # found through its entry point) passes the shared op and layer suites for inference.
