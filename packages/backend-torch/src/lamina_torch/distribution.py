@@ -9,6 +9,7 @@ feeds its own rows of each global batch.
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Callable
 from datetime import timedelta
@@ -81,6 +82,15 @@ def initialize(
         rank=process_id,
         timeout=timedelta(seconds=seconds),
     )
+    atexit.register(_leave_job)
+
+
+def _leave_job() -> None:
+    """Close the process group before the interpreter tears down: gloo's threads, still
+    running at exit, abort the process ("terminate called without an active exception")
+    after the program itself has finished."""
+    if dist.is_initialized():
+        dist.destroy_process_group()
 
 
 def num_processes() -> int:

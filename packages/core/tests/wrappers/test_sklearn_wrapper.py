@@ -44,12 +44,23 @@ EAGER = {"run_eagerly": True}
 QUIET = {"epochs": 1, "verbose": 0}
 
 
+class _Mlp:
+    """`mlp` with a stable repr: the checks' test ids hold the estimator's repr, and they
+    must not hold a memory address (pytest-xdist's workers must collect the same ids)."""
+
+    def __call__(self, *args, **kwargs):
+        return mlp(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return "mlp"
+
+
 @training
 @parametrize_with_checks(
     [
-        SKLearnClassifier(mlp, model_kwargs={**CLASSIFIER_KWARGS, **EAGER}, fit_kwargs=QUIET),
-        SKLearnRegressor(mlp, model_kwargs=EAGER, fit_kwargs=QUIET),
-        SKLearnTransformer(mlp, model_kwargs=EAGER, fit_kwargs=QUIET),
+        SKLearnClassifier(_Mlp(), model_kwargs={**CLASSIFIER_KWARGS, **EAGER}, fit_kwargs=QUIET),
+        SKLearnRegressor(_Mlp(), model_kwargs=EAGER, fit_kwargs=QUIET),
+        SKLearnTransformer(_Mlp(), model_kwargs=EAGER, fit_kwargs=QUIET),
     ],
 )
 def test_scikit_learn_estimator_checks(estimator, check):
