@@ -109,3 +109,71 @@ def test_compute_ciou() -> None:
     np.testing.assert_allclose(out, iou - rho / (cw**2 + ch**2) - alpha * v, rtol=1e-4,
                                atol=1e-5)  # fmt: skip
     np.testing.assert_allclose(_np(bb.compute_ciou(a, a, "xyxy")), 1.0, atol=1e-5)
+
+
+def _np_affine(boxes: np.ndarray, angle: np.ndarray, tx: float, ty: float, scale: float,
+               sx: float, sy: float) -> np.ndarray:  # fmt: skip
+    """The box around the four corners moved by 3x3 matrices built in NumPy (float64)."""
+    out = []
+    for i in range(boxes.shape[0]):
+        t = np.deg2rad(angle[i])
+        rotate = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+        shear = np.array([[1, np.tan(np.deg2rad(sx))], [np.tan(np.deg2rad(sy)), 1]])
+        a = scale * rotate @ shear
+        c = np.array([W / 2, H / 2])
+        x1, y1, x2, y2 = np.moveaxis(boxes[i].astype("float64"), -1, 0)
+        corners = np.stack([[x1, y1], [x2, y1], [x1, y2], [x2, y2]])  # (4, 2, n)
+        moved = np.einsum("ij,kjn->kin", a, corners - c[None, :, None])
+        moved += (c + [tx * W, ty * H])[None, :, None]
+        out.append(np.stack([moved[:, 0].min(0), moved[:, 1].min(0), moved[:, 0].max(0),
+                             moved[:, 1].max(0)], -1))  # fmt: skip
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("fmt", ["xyxy", "center_yxhw", "rel_xywh"])
+def test_affine_transform(fmt: str) -> None:
+    angle = np.array([30.0, -75.0], "float32")
+    out = bb.affine_transform(_in(fmt), angle, 0.1, -0.2, 1.3, 10.0, -5.0, H, W,
+                              bounding_box_format=fmt)  # fmt: skip
+    xyxy = _np(bb.convert_format(out, fmt, "xyxy", height=H, width=W))
+    np.testing.assert_allclose(xyxy, _np_affine(XYXY, angle, 0.1, -0.2, 1.3, 10.0, -5.0),
+                               rtol=1e-4, atol=1e-3)  # fmt: skip
+    same = bb.affine_transform(XYXY[0], 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, H, W)
+    np.testing.assert_allclose(_np(same), XYXY[0], atol=1e-4)
+
+
+def test_crop_and_pad() -> None:
+    top, left = np.array([3.0, 8.0], "float32"), np.array([5.0, 0.0], "float32")
+    shifted = XYXY - np.stack([left, top, left, top], -1)[:, None, :]
+    expected = np.clip(shifted, 0, [20, 12, 20, 12])
+    out = bb.crop(_in("xywh"), top, left, 12, 20, bounding_box_format="xywh")
+    np.testing.assert_allclose(_np(bb.convert_format(out, "xywh", "xyxy")), expected,
+                               atol=1e-4)  # fmt: skip
+    padded = bb.pad(XYXY, top, left, bounding_box_format="xyxy")
+    np.testing.assert_allclose(_np(padded), XYXY + np.stack([left, top, left, top],
+                                                            -1)[:, None, :], atol=1e-5)  # fmt: skip
+    with pytest.raises(ValueError, match="bounding_box_format='rel_xyxy'"):
+        bb.pad(XYXY, 1, 1, bounding_box_format="rel_xyxy")
+
+
+@pytest.mark.parametrize("encoding", ["center_yxhw", "center_xywh"])
+def test_box_deltas_round_trip(encoding: str) -> None:
+    anchors = XYXY[0]
+    boxes = XYXY[1]
+    variance = [0.1, 0.1, 0.2, 0.2]
+    deltas = _np(bb.encode_box_to_deltas(anchors, _in("rel_xyxy")[1], "xyxy", "rel_xyxy",
+                                         encoding, variance, image_shape=(H, W)))  # fmt: skip
+    aw, ah = anchors[:, 2] - anchors[:, 0], anchors[:, 3] - anchors[:, 1]
+    bw, bh = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    dx = (boxes[:, 0] + bw / 2 - anchors[:, 0] - aw / 2) / aw
+    dy = (boxes[:, 1] + bh / 2 - anchors[:, 1] - ah / 2) / ah
+    ref = [dy, dx, np.log(bh / ah), np.log(bw / aw)] if encoding == "center_yxhw" else [
+        dx, dy, np.log(bw / aw), np.log(bh / ah)]  # fmt: skip
+    np.testing.assert_allclose(deltas, np.stack(ref, -1) / variance, rtol=1e-4, atol=1e-4)
+    levels = {"p3": deltas.astype("float32")}
+    back = bb.decode_deltas_to_boxes({"p3": anchors}, levels, "xyxy", "xywh", encoding, variance)
+    np.testing.assert_allclose(_np(back["p3"]), _in("xywh")[1], rtol=1e-4, atol=1e-3)
+    with pytest.raises(ValueError, match="variance"):
+        bb.encode_box_to_deltas(anchors, boxes, "xyxy", "xyxy", variance=[1.0, 2.0])
+    with pytest.raises(ValueError, match="encoded_format"):
+        bb.decode_deltas_to_boxes(anchors, deltas, "xyxy", "xyxy", "xyxy")
