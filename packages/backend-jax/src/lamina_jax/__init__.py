@@ -5,6 +5,7 @@ from lamina_jax import (
     control_flow,
     core,
     distribution,
+    export,
     fused,
     image,
     linalg,
@@ -38,6 +39,7 @@ backend: Backend = ModuleBackend(
     trainer_mixin=JaxTrainer,
     fused=fused,
     distribution=distribution,
+    export=export,
 )
 
 __all__ = ["__version__", "backend"]

@@ -4,6 +4,7 @@ from lamina.backend.kit import Backend, Capability, ModuleBackend
 from lamina_tensorflow import (
     control_flow,
     core,
+    export,
     fused,
     image,
     linalg,
@@ -39,6 +40,7 @@ backend: Backend = ModuleBackend(
     layer_mixin=TensorflowLayerMixin,
     trainer_mixin=TensorflowTrainer,
     fused=fused,
+    export=export,
 )
 
 __all__ = ["__version__", "backend"]

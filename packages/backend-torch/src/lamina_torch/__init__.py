@@ -40,6 +40,8 @@ backend: Backend = ModuleBackend(
     optimizer_rules=optimizers.RULES,
     fused=fused,
     distribution=distribution,
+    # torch.compile is opt-in (`jit_compile=True`); eager steps are the default.
+    step_modes=({"jit_compile": False}, {"jit_compile": True}),
 )
 
 __all__ = ["__version__", "backend"]

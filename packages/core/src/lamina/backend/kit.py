@@ -13,7 +13,8 @@ What is here, by use:
   `to_numpy_dtype`.
 * Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
   `LayerMixin`, `Variable` (the base of the backend's variable class), `RuntimeOps` (seeds,
-  counters, profiler, determinism; `ModuleBackend` defaults to a generic one).
+  counters, profiler, determinism; `ModuleBackend` defaults to a generic one), `ExportOps`
+  (the optional SavedModel export namespace; `ModuleBackend(export=...)`).
 * Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `StatelessScope`,
   `SeedStateScope`, `global_seed_generator`, `tree`.
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
@@ -43,6 +44,7 @@ from lamina.backend.protocols._types import Axis as Axis
 from lamina.backend.protocols._types import DType as DType
 from lamina.backend.protocols._types import Shape as Shape
 from lamina.backend.protocols._types import Tensor as Tensor
+from lamina.backend.protocols.export import ExportOps as ExportOps
 from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
 from lamina.distribution.strategies import variable_layout as variable_layout
@@ -55,7 +57,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 2)
+KIT_VERSION: tuple[int, int] = (1, 3)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
@@ -164,4 +166,3 @@ def attached_restore(layer: Any) -> DeferredRestore | None:
     """The hook attached to `layer`, or None."""
     hook: DeferredRestore | None = layer.__dict__.get("_deferred_restore")
     return hook
-

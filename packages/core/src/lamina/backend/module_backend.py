@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import generic_runtime
 from .capabilities import Capability
@@ -16,6 +16,7 @@ from .protocol import BACKEND_API, OptimizerRule
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
 from .protocols.distribution import DistributionOps
+from .protocols.export import ExportOps
 from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
@@ -51,6 +52,8 @@ class ModuleBackend:
     optimizer_rules: Mapping[type, OptimizerRule] = dataclasses.field(default_factory=dict)
     fused: FusedKernels | None = None
     distribution: DistributionOps | None = None
+    export: ExportOps | None = None
+    step_modes: tuple[Mapping[str, Any], ...] = dataclasses.field(default_factory=lambda: ({},))
     runtime: RuntimeOps = generic_runtime
     api_version: tuple[int, int] = BACKEND_API
 

@@ -14,6 +14,7 @@ from .capabilities import Capability
 from .protocols.control_flow import ControlFlowOps
 from .protocols.core import CoreOps
 from .protocols.distribution import DistributionOps
+from .protocols.export import ExportOps
 from .protocols.fused import FusedKernels
 from .protocols.image import ImageOps
 from .protocols.linalg import LinalgOps
@@ -117,6 +118,19 @@ class Backend(Protocol):
     def distribution(self) -> DistributionOps | None:
         """Meshes, layouts and multi-process set-up on the engine's own distributed
         runtime (`lamina.distribution`), or None for a backend that runs on one device."""
+        ...
+
+    @property
+    def export(self) -> ExportOps | None:
+        """How `lamina.export` turns this backend's functions into a TensorFlow SavedModel,
+        or None for a backend whose models cannot be exported that way."""
+        ...
+
+    @property
+    def step_modes(self) -> tuple[Mapping[str, Any], ...]:
+        """The `Model.compile` arguments whose train steps differ on this backend, each
+        checked by `lamina.testing.check_layer`: ``({},)`` (the default step), or one entry
+        per mode where compiling is opt-in (``{"jit_compile": True}`` for torch.compile)."""
         ...
 
     def supports(self, capability: Capability) -> bool:

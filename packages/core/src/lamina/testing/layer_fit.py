@@ -40,12 +40,11 @@ def _tiled(data: Any) -> Any:
 
 
 def _modes() -> list[dict[str, Any]]:
-    """The `compile` arguments to check: the backend's default step, and torch.compile."""
-    from lamina import backend
+    """The `compile` arguments to check: those the backend declares as distinct steps
+    (`Backend.step_modes`: its default step, plus opt-in compilers such as torch.compile)."""
+    from lamina.backend import current
 
-    if backend.backend() == "torch":
-        return [{"jit_compile": False}, {"jit_compile": True}]
-    return [{}]
+    return [dict(mode) for mode in current().step_modes]
 
 
 def _trains() -> bool:

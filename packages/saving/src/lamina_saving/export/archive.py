@@ -1,9 +1,10 @@
 """`ExportArchive`: a TensorFlow SavedModel of chosen endpoints, for serving.
 
-On the tensorflow backend the endpoints are `tf.function`s over the model's own
-tf.Variables (Lamina's TF layers are trackables). On the jax backend each endpoint is a
-pure function of the variable values converted with jax2tf, and the archive keeps the
-values in its own tf.Variables. Either way plain TensorFlow loads the result with
+The backend's `export` namespace (`lamina.backend.kit.ExportOps`) says how. Where it traces
+natively (tensorflow) the endpoints are `tf.function`s over the model's own tf.Variables
+(the layers are trackables). Otherwise (jax, through jax2tf) each endpoint is a pure
+function of the variable values that the backend converts, and the archive keeps the values
+in its own tf.Variables. Either way plain TensorFlow loads the result with
 `tf.saved_model.load` and needs no Lamina.
 """
 
@@ -14,12 +15,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lamina.backend.kit import Variable
+from lamina.backend.kit import ExportOps, Variable
 from lamina.layers import Layer
-from lamina_saving.export import jax_convert
 from lamina_saving.export.specs import ExportSpec, normalize_signature, to_tf_specs
 
-SUPPORTED_BACKENDS = ("tensorflow", "jax")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = {"variables", "trainable_variables", "non_trainable_variables", "lamina_resources"}
 
@@ -31,15 +30,35 @@ def current_backend() -> str:
     return str(backend())
 
 
-def import_tensorflow(backend_name: str) -> Any:
+def export_ops(what: str) -> ExportOps:
+    """The backend's `export` namespace, or a ValueError saying `what` needs one.
+
+    The message names the built-in backends that export; a third-party backend opts in by
+    giving its `ModuleBackend` an ``export=`` namespace.
+    """
+    from lamina.backend import current
+
+    ops = current().export
+    if ops is None:
+        raise ValueError(
+            f"{what} needs the tensorflow or jax backend; the current backend is "
+            f"{current_backend()!r}"
+        )
+    return ops
+
+
+def import_tensorflow(ops: ExportOps) -> Any:
     """TensorFlow, or an ImportError that says how to install it."""
     try:
         import tensorflow as tf
     except ImportError as error:
         raise ImportError(
             "Exporting a TensorFlow SavedModel needs TensorFlow, which is not installed"
-            + (" (the jax backend converts the model with jax.experimental.jax2tf)"
-               if backend_name == "jax" else "")
+            + (
+                ""
+                if ops.traces_natively()
+                else f" (the {current_backend()} backend converts to it)"
+            )
             + ". Install it with: pip install tensorflow  (or tensorflow-cpu)."
         ) from error
     return tf
@@ -59,18 +78,14 @@ class ExportArchive:
         # writes the SavedModel folder artifact/ with the endpoint "serve"
 
     Raises:
-        ValueError: the backend is neither tensorflow nor jax.
+        ValueError: the backend has no `export` namespace (built in: tensorflow, jax).
         ImportError: TensorFlow is not installed.
     """
 
     def __init__(self) -> None:
-        self._backend = current_backend()
-        if self._backend not in SUPPORTED_BACKENDS:
-            raise ValueError(
-                "ExportArchive (a TensorFlow SavedModel) needs the tensorflow or jax "
-                f"backend; the current backend is {self._backend!r}"
-            )
-        self._tf = import_tensorflow(self._backend)
+        self._ops = export_ops("ExportArchive (a TensorFlow SavedModel)")
+        self._native = self._ops.traces_natively()
+        self._tf = import_tensorflow(self._ops)
         self._root = self._tf.__internal__.tracking.AutoTrackable()
         self._resources: list[Any] = []
         self._endpoints: dict[str, Any] = {}
@@ -123,13 +138,10 @@ class ExportArchive:
                 )
             for variable in resource.variables:
                 self._tf_variable(variable)
-        elif not (
-            self._backend == "tensorflow"
-            and isinstance(resource, self._tf.__internal__.tracking.Trackable)
-        ):
+        elif not (self._native and isinstance(resource, self._tf.__internal__.tracking.Trackable)):
             raise TypeError(
                 "Argument `resource` must be a Lamina Layer"
-                + (" or a TensorFlow trackable" if self._backend == "tensorflow" else "")
+                + (" or a TensorFlow trackable" if self._native else "")
                 + f". Received: {resource!r} (of type {type(resource).__name__})"
             )
         if all(r is not resource for r in self._resources):
@@ -148,7 +160,7 @@ class ExportArchive:
         for v in variables:
             if isinstance(v, Variable):
                 collection.append(self._tf_variable(v))
-            elif self._backend == "tensorflow" and isinstance(v, self._tf.Variable):
+            elif self._native and isinstance(v, self._tf.Variable):
                 collection.append(v)
             else:
                 raise TypeError(
@@ -204,17 +216,11 @@ class ExportArchive:
                 "is traced once for fixed input shapes and dtypes. Received: None"
             )
         signature = normalize_signature(input_signature)
-        if self._backend == "tensorflow":
-            if jax2tf_kwargs:
-                raise ValueError(
-                    "Argument `jax2tf_kwargs` applies to the jax backend only; the current "
-                    f"backend is 'tensorflow'. Received: jax2tf_kwargs={jax2tf_kwargs!r}"
-                )
-            traced = self._tf.function(
-                fn, input_signature=to_tf_specs(signature), autograph=False
-            )
+        if self._native:
+            self._check_no_conversion_options(jax2tf_kwargs)
+            traced = self._tf.function(fn, input_signature=to_tf_specs(signature), autograph=False)
         else:
-            traced = self._jax_endpoint(fn, signature, jax2tf_kwargs)
+            traced = self._converted_endpoint(fn, signature, jax2tf_kwargs)
         return self._register(name, traced, signature)
 
     def track_and_add_endpoint(
@@ -242,12 +248,8 @@ class ExportArchive:
             signature = infer_signature(resource)
         else:
             signature = normalize_signature(input_signature, resource.input_dtype)
-        if self._backend == "tensorflow":
-            if jax2tf_kwargs:
-                raise ValueError(
-                    "Argument `jax2tf_kwargs` applies to the jax backend only; the current "
-                    f"backend is 'tensorflow'. Received: jax2tf_kwargs={jax2tf_kwargs!r}"
-                )
+        if self._native:
+            self._check_no_conversion_options(jax2tf_kwargs)
 
             def call(*args: Any) -> Any:
                 return resource(*args, training=False)
@@ -256,32 +258,33 @@ class ExportArchive:
                 call, input_signature=to_tf_specs(signature), autograph=False
             )
         else:
-            traced = self._jax_layer_endpoint(resource, signature, jax2tf_kwargs)
+            traced = self._converted_layer_endpoint(resource, signature, jax2tf_kwargs)
         return self._register(name, traced, signature)
+
+    def _check_no_conversion_options(self, jax2tf_kwargs: Any) -> None:
+        if jax2tf_kwargs:
+            raise ValueError(
+                "Argument `jax2tf_kwargs` applies only where the backend converts endpoints "
+                f"(jax); the {current_backend()!r} backend traces them natively. "
+                f"Received: jax2tf_kwargs={jax2tf_kwargs!r}"
+            )
 
     def _register(self, name: str, traced: Any, signature: list[Any]) -> Any:
         # Trace now, so a function that cannot run on these inputs fails here, by name.
-        if self._backend == "jax":
-            import jax
-
+        if self._native:
+            traced.get_concrete_function()
+        else:
             try:
                 traced.get_concrete_function()
-            except jax.errors.InconclusiveDimensionOperation as error:
-                reason = str(error).splitlines()[0]
+            except ValueError as error:  # the backend's conversion refused these inputs
                 raise ValueError(
-                    f"Endpoint {name!r} could not be converted with jax2tf for inputs with "
-                    f"free dims: an operation needs a concrete size ({reason}). Pass an "
-                    "`input_signature` whose shapes are fully known, e.g. "
-                    "[lamina.InputSpec(shape=(batch_size, ...), dtype=...)]. "
-                    f"Received signature: {signature!r}"
+                    f"Endpoint {name!r}: {error} Received signature: {signature!r}"
                 ) from error
-        else:
-            traced.get_concrete_function()
         self._endpoints[name] = traced
         self._specs[name] = signature
         return traced
 
-    def _jax_endpoint(
+    def _converted_endpoint(
         self, fn: Callable[..., Any], signature: list[Any], jax2tf_kwargs: Any
     ) -> Any:
         from lamina.backend.kit import StatelessScope
@@ -294,7 +297,7 @@ class ExportArchive:
             with StatelessScope(state_mapping=list(zip(lamina_vars, values))):
                 return fn(*args)
 
-        converted = jax_convert.convert(pure, 1, signature, jax2tf_kwargs)
+        converted = self._ops.convert(pure, 1, signature, jax2tf_kwargs)
         tf = self._tf
 
         def serve(*args: Any) -> Any:
@@ -302,7 +305,7 @@ class ExportArchive:
 
         return tf.function(serve, input_signature=to_tf_specs(signature), autograph=False)
 
-    def _jax_layer_endpoint(
+    def _converted_layer_endpoint(
         self, layer: Layer, signature: list[Any], jax2tf_kwargs: Any
     ) -> Any:
         trainable = [self._tf_variable(v) for v in layer.trainable_variables]
@@ -314,7 +317,7 @@ class ExportArchive:
             )
             return outputs
 
-        converted = jax_convert.convert(pure, 2, signature, jax2tf_kwargs)
+        converted = self._ops.convert(pure, 2, signature, jax2tf_kwargs)
         tf = self._tf
 
         def serve(*args: Any) -> Any:

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lamina_saving.export.archive import (
-    SUPPORTED_BACKENDS,
-    ExportArchive,
-    current_backend,
-    import_tensorflow,
-)
+from lamina_saving.export.archive import ExportArchive, export_ops, import_tensorflow
 from lamina_saving.export.specs import signature_for_model
 
 EXPORT_FORMATS = ("tf_saved_model",)
@@ -59,13 +54,7 @@ def export_model(
             f"model.export got unexpected keyword arguments: {sorted(kwargs)}. "
             "Accepted: format, verbose, input_signature, jax2tf_kwargs."
         )
-    backend_name = current_backend()
-    if backend_name not in SUPPORTED_BACKENDS:
-        raise ValueError(
-            f"model.export(format={format!r}) needs the tensorflow or jax backend; the "
-            f"current backend is {backend_name!r}"
-        )
-    import_tensorflow(backend_name)
+    import_tensorflow(export_ops(f"model.export(format={format!r})"))
     signature = signature_for_model(model, input_signature)
     archive = ExportArchive()
     archive.track_and_add_endpoint(

@@ -1,9 +1,9 @@
-"""JAX endpoints for a SavedModel: pure functions of variable values, through jax2tf.
+"""SavedModel export on jax (`ExportOps`): endpoints converted with jax2tf.
 
-A JAX model has no graph TensorFlow can save, so each endpoint becomes a pure function
-``f(variable_values, *inputs)``, converted with `jax.experimental.jax2tf`; the archive
-holds the variable values as `tf.Variable`s and feeds them in. The artifact is for
-inference only (`with_gradient=False` by default).
+A JAX model has no graph TensorFlow can save, so `lamina.export` makes each endpoint a pure
+function ``f(variable_values, *inputs)`` and this module converts it with
+`jax.experimental.jax2tf`; the archive holds the variable values as `tf.Variable`s and feeds
+them in. The artifact is for inference only (``with_gradient=False`` by default).
 """
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lamina import tree
-from lamina_saving.export.specs import ExportSpec
+from lamina.backend.kit import tree
+
+
+def traces_natively() -> bool:
+    return False
 
 
 def polymorphic_shapes(signature: list[Any]) -> list[Any]:
@@ -23,7 +26,7 @@ def polymorphic_shapes(signature: list[Any]) -> list[Any]:
     """
     counter = [0]
 
-    def one(spec: ExportSpec) -> str | None:
+    def one(spec: Any) -> str | None:
         if all(d is not None for d in spec.shape):
             return None
         dims = []
@@ -57,33 +60,39 @@ def convert(
     pure_fn: Callable[..., Any],
     n_state_args: int,
     signature: list[Any],
-    jax2tf_kwargs: dict[str, Any] | None,
+    options: dict[str, Any] | None,
 ) -> Callable[..., Any]:
-    """`pure_fn(*state_args, *inputs)` as a TensorFlow-callable function.
+    """`pure_fn(*state_args, *inputs)` converted by `jax2tf.convert`.
 
-    Args:
-        pure_fn: a JAX-traceable function of `n_state_args` lists of variable values and
-            then the endpoint's inputs.
-        n_state_args: how many leading arguments carry variable values (any shape).
-        signature: the inputs' `ExportSpec` structures, one per positional input.
-        jax2tf_kwargs: extra arguments for `jax2tf.convert`; ``polymorphic_shapes`` given
-            here replaces the one made from `signature`.
-
-    Returns:
-        The converted function (it takes TF tensors and returns TF tensors).
+    `options` are extra `jax2tf.convert` arguments (``jax2tf_kwargs``); a
+    ``polymorphic_shapes`` given there replaces the one made from `signature`.
     """
+    import jax
     from jax.experimental import jax2tf
 
     kwargs: dict[str, Any] = {
         "with_gradient": False,
         "native_serialization_platforms": default_platforms(),
     }
-    kwargs.update(jax2tf_kwargs or {})
+    kwargs.update(options or {})
     if "polymorphic_shapes" in kwargs:
         poly = list(kwargs.pop("polymorphic_shapes"))
     else:
         poly = polymorphic_shapes(signature)
-    result: Callable[..., Any] = jax2tf.convert(
+    converted: Callable[..., Any] = jax2tf.convert(
         pure_fn, polymorphic_shapes=[None] * n_state_args + poly, **kwargs
     )
-    return result
+
+    def run(*args: Any) -> Any:
+        try:
+            return converted(*args)
+        except jax.errors.InconclusiveDimensionOperation as error:
+            reason = str(error).splitlines()[0]
+            raise ValueError(
+                "The function could not be converted with jax2tf for inputs with free "
+                f"dims: an operation needs a concrete size ({reason}). Pass an "
+                "`input_signature` whose shapes are fully known, e.g. "
+                "[lamina.InputSpec(shape=(batch_size, ...), dtype=...)]."
+            ) from error
+
+    return run
