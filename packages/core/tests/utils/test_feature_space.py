@@ -4,6 +4,7 @@ and archives that keep the adapted state."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -193,3 +194,44 @@ def test_archive_round_trip(tmp_path: Path) -> None:
     loaded = lamina.saving.load_model(path)
     assert isinstance(loaded, FeatureSpace)
     np.testing.assert_allclose(_np(loaded(DATA)), _np(space(DATA)), rtol=1e-6)
+
+
+def _mixed_table(n: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    rng = np.random.default_rng(0)
+    table = {
+        "age": rng.uniform(20, 60, n).astype("float32"),
+        "city": rng.choice(["a", "b", "c"], n),
+        "code": rng.integers(0, 4, n).astype("int32"),
+    }
+    labels = ((table["age"] > 40) ^ (table["city"] == "a")).astype("float32")
+    return table, labels
+
+
+@pytest.mark.requires(Capability.TRAINING)
+def test_keras_pattern_model_on_encoded_features_then_raw_inputs(tmp_path: Path) -> None:
+    """Keras 3's FeatureSpace recipe: a model whose input is the encoded tensor itself,
+    trained on encoded data, then wrapped into a model of the raw feature inputs."""
+    table, labels = _mixed_table(48)
+    space = FeatureSpace(
+        {"age": "float_normalized", "city": "string_categorical", "code": "integer_hashed"},
+        hashing_dim=4,
+    )
+    space.adapt(table)
+    encoded = space.get_encoded_features()
+    hidden = layers.Dense(8, activation="relu")(encoded)
+    model = lamina.Model(encoded, layers.Dense(1, activation="sigmoid")(hidden))
+    assert model.inputs[0].shape == (None, 1 + 4 + 4)
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    x = _np(space(table))
+    losses = model.fit(x, labels, epochs=2, batch_size=48, verbose=0).history["loss"]
+    assert np.isfinite(losses).all() and losses[-1] < losses[0]
+
+    inference = lamina.Model(space.get_inputs(), model(space.get_encoded_features()))
+    raw = {key: value[:, None] for key, value in table.items()}
+    expected = _np(model(x))
+    np.testing.assert_allclose(_np(inference(raw)), expected, rtol=1e-5, atol=1e-6)
+    if importlib.util.find_spec("lamina_saving") is not None:
+        path = str(tmp_path / "inference.keras")
+        inference.save(path)
+        loaded = lamina.saving.load_model(path)
+        np.testing.assert_allclose(_np(loaded(raw)), expected, rtol=1e-5, atol=1e-6)

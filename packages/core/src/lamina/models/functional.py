@@ -9,8 +9,9 @@ from typing import Any
 from lamina import tree
 from lamina.layers.input_layer import InputLayer
 from lamina.layers.layer import Layer, get_mask
+from lamina.layers.preprocessing._adapt_data import holds_text
+from lamina.models.graph_inputs import start_graph_at
 from lamina.models.model import Model
-from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.catalog import op_module
 from lamina.ops.function import Function
@@ -27,9 +28,7 @@ class Functional(Function, Model):
     shared, and models can be nested inside others like any layer.
     """
 
-    def __init__(
-        self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any
-    ) -> None:
+    def __init__(self, inputs: Any, outputs: Any, name: str | None = None, **kwargs: Any) -> None:
         trainable = kwargs.pop("trainable", True)
         if kwargs:
             raise ValueError(
@@ -39,14 +38,9 @@ class Functional(Function, Model):
             isinstance(v, SymbolicTensor) and v.name != k for k, v in inputs.items()
         ):
             inputs = dict(inputs)
+        # Inputs may be intermediate tensors, as in Keras 3: the model then starts there.
+        inputs, outputs = start_graph_at(inputs, outputs)
         Function.__init__(self, inputs, outputs, name=name)
-        for t in self.inputs:
-            history = t.history
-            if history is None or not isinstance(history.operation, InputLayer):
-                raise ValueError(
-                    "Every input of a functional model must come from `lamina.Input`. "
-                    f"Received: {t!r}"
-                )
         if not trainable:
             self.trainable = False
         self.built = True
@@ -83,6 +77,17 @@ class Functional(Function, Model):
 
     def call(self, inputs: Any, training: bool | None = None, mask: Any = None) -> Any:
         return self._run_graph(inputs, mask)
+
+    def _convert_inputs(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Text inputs (for lookup or vectorization layers) stay as they are: only
+        TensorFlow's tensors hold strings."""
+        if not args or not any(holds_text(x) for x in tree.flatten(args[0])):
+            return super()._convert_inputs(args)
+
+        def convert(x: Any) -> Any:
+            return x if holds_text(x) else super(Functional, self)._convert_inputs((x,))[0]
+
+        return (tree.map_structure(convert, args[0]), *args[1:])
 
     def compute_output_spec(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         return Function.compute_output_spec(self, self._flat_inputs(inputs))
@@ -155,14 +160,10 @@ class Functional(Function, Model):
             if isinstance(op, Layer) and op.supports_masking and args:
                 out_mask = op.compute_mask(args[0], kwargs.get("mask", in_mask))
             _store_outputs(node, produced, out_mask, values, masks)
-        return tree.pack_sequence_as(
-            self._outputs_struct, [values[id(t)] for t in self.outputs]
-        )
+        return tree.pack_sequence_as(self._outputs_struct, [values[id(t)] for t in self.outputs])
 
     @staticmethod
-    def _run_layer_on_one_tensor(
-        node: Node, values: dict[int, Any], masks: dict[int, Any]
-    ) -> None:
+    def _run_layer_on_one_tensor(node: Node, values: dict[int, Any], masks: dict[int, Any]) -> None:
         """`_run_graph`'s step for the common node: a layer called on one tensor."""
         op: Any = node.operation
         key = id(node.call_args[0])
@@ -282,8 +283,10 @@ def _single_tensor_layer_call(node: Node) -> bool:
 
 
 def _flat_shapes(input_shape: Any) -> list[Any]:
-    if isinstance(input_shape, (list, tuple)) and input_shape and all(
-        isinstance(s, (list, tuple)) for s in input_shape
+    if (
+        isinstance(input_shape, (list, tuple))
+        and input_shape
+        and all(isinstance(s, (list, tuple)) for s in input_shape)
     ):
         return [tuple(s) for s in input_shape]
     if isinstance(input_shape, dict):
@@ -294,7 +297,7 @@ def _flat_shapes(input_shape: Any) -> list[Any]:
 def _to_input_dtype(value: Any, dtype: str) -> Any:
     from lamina.ops.dispatch import backend, to_tensor
 
-    if backend().core.is_tensor(value) or dtypes.dtype_of(value) == "string":
+    if holds_text(value) or backend().core.is_tensor(value):
         return value
     return to_tensor(value, dtype)
 
@@ -319,9 +322,7 @@ def functional_from_config(config: dict[str, Any], custom_objects: Any = None) -
         raise TypeError(
             f"A functional model config must be a dict. Received: {type(config).__name__}"
         )
-    with limits.checked(config, "this functional model config"), CustomObjectScope(
-        custom_objects
-    ):
+    with limits.checked(config, "this functional model config"), CustomObjectScope(custom_objects):
         return _Replay(config).model()
 
 

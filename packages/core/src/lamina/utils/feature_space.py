@@ -90,6 +90,12 @@ def _cardinality(name: str, layer: Any) -> int:
     )
 
 
+def _preprocessor_name(name: str | None) -> str | None:
+    """A feature's preprocessor is named after it, with a suffix (as in Keras 3) so that
+    it never takes the name of the feature's `Input` in a model built on the space."""
+    return None if name is None else f"{name}_preprocessor"
+
+
 def _needs_adapt(layer: Any) -> bool:
     """Whether a preprocessor still lacks the state it learns from data."""
     if isinstance(layer, layers.Normalization):
@@ -147,17 +153,23 @@ class FeatureSpace(Layer):
 
     @classmethod
     def float(cls, name: str | None = None) -> Feature:
-        return Feature("float32", layers.Identity(dtype="float32", name=name), "float")
+        return Feature(
+            "float32", layers.Identity(dtype="float32", name=_preprocessor_name(name)), "float"
+        )
 
     @classmethod
     def float_rescaled(
         cls, scale: builtins.float = 1.0, offset: builtins.float = 0.0, name: str | None = None
     ) -> Feature:
-        return Feature("float32", layers.Rescaling(scale, offset, name=name), "float")
+        return Feature(
+            "float32", layers.Rescaling(scale, offset, name=_preprocessor_name(name)), "float"
+        )
 
     @classmethod
     def float_normalized(cls, name: str | None = None) -> Feature:
-        return Feature("float32", layers.Normalization(axis=-1, name=name), "float")
+        return Feature(
+            "float32", layers.Normalization(axis=-1, name=_preprocessor_name(name)), "float"
+        )
 
     @classmethod
     def float_discretized(
@@ -168,9 +180,11 @@ class FeatureSpace(Layer):
         name: str | None = None,
     ) -> Feature:
         if bin_boundaries is not None:
-            layer = layers.Discretization(bin_boundaries=bin_boundaries, name=name)
+            layer = layers.Discretization(
+                bin_boundaries=bin_boundaries, name=_preprocessor_name(name)
+            )
         else:
-            layer = layers.Discretization(num_bins=num_bins, name=name)
+            layer = layers.Discretization(num_bins=num_bins, name=_preprocessor_name(name))
         return Feature("float32", layer, output_mode)
 
     @classmethod
@@ -182,7 +196,7 @@ class FeatureSpace(Layer):
         name: str | None = None,
     ) -> Feature:
         layer = layers.IntegerLookup(
-            max_tokens=max_tokens, num_oov_indices=num_oov_indices, name=name
+            max_tokens=max_tokens, num_oov_indices=num_oov_indices, name=_preprocessor_name(name)
         )
         return Feature("int32", layer, output_mode)
 
@@ -195,7 +209,7 @@ class FeatureSpace(Layer):
         name: str | None = None,
     ) -> Feature:
         layer = layers.StringLookup(
-            max_tokens=max_tokens, num_oov_indices=num_oov_indices, name=name
+            max_tokens=max_tokens, num_oov_indices=num_oov_indices, name=_preprocessor_name(name)
         )
         return Feature("string", layer, output_mode)
 
@@ -203,13 +217,17 @@ class FeatureSpace(Layer):
     def string_hashed(
         cls, num_bins: int, output_mode: str = "one_hot", name: str | None = None
     ) -> Feature:
-        return Feature("string", layers.Hashing(num_bins=num_bins, name=name), output_mode)
+        return Feature(
+            "string", layers.Hashing(num_bins=num_bins, name=_preprocessor_name(name)), output_mode
+        )
 
     @classmethod
     def integer_hashed(
         cls, num_bins: int, output_mode: str = "one_hot", name: str | None = None
     ) -> Feature:
-        return Feature("int32", layers.Hashing(num_bins=num_bins, name=name), output_mode)
+        return Feature(
+            "int32", layers.Hashing(num_bins=num_bins, name=_preprocessor_name(name)), output_mode
+        )
 
     def __init__(
         self,
