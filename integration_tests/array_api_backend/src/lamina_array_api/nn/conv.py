@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from lamina.backend.kit import Tensor, patch_positions
+from lamina.backend.kit import Ints, Pads, Pair, PatchGrid, Tensor, grow_and_crop, patch_grid
 from lamina_array_api._xp import index_grid, pad_constant, quiet, scatter_rows, xp
 
 __all__ = [
@@ -22,9 +22,6 @@ __all__ = [
     "unfold",
 ]
 
-Ints = tuple[int, ...]
-Pads = tuple[tuple[int, int], ...]
-
 
 def _to_last(x: Tensor, data_format: str) -> Tensor:
     return x if data_format == "channels_last" else xp.moveaxis(x, 1, -1)
@@ -36,9 +33,8 @@ def _from_last(x: Tensor, data_format: str) -> Tensor:
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
     """Pad (or crop, for negative amounts) the spatial dims of a channels_last array."""
-    grow = [(0, 0)] + [(max(a, 0), max(b, 0)) for a, b in pads] + [(0, 0)]
-    x = pad_constant(x, grow, value)
-    crop = tuple(slice(max(-a, 0), x.shape[i + 1] - max(-b, 0)) for i, (a, b) in enumerate(pads))
+    grow, crop = grow_and_crop(pads)
+    x = pad_constant(x, [(0, 0), *grow, (0, 0)], value)
     return x[(slice(None), *crop, slice(None))]
 
 
@@ -174,47 +170,24 @@ def ctc_loss(
     return xp.astype(-xp.logaddexp(last, before), output.dtype)
 
 
-def _positions(
-    size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
-    pos = patch_positions(size, kernel_size, dilation, padding, stride)
-    return xp.astype(xp.asarray(pos), xp.int64)
+def _flat_positions(grid: PatchGrid) -> Tensor:
+    return xp.astype(xp.asarray(grid.positions.reshape(-1)), xp.int64)
 
 
-def unfold(
-    x: Tensor,
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
+def unfold(x: Tensor, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Tensor:
     n, c, h, w = x.shape
-    pos = _positions((h, w), kernel_size, dilation, padding, stride)
-    ph, pw = padding
-    padded = pad_constant(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    flat = xp.reshape(padded, (n, c, -1))
-    out = xp.take(flat, xp.reshape(pos, (-1,)), axis=-1)
-    return xp.reshape(out, (n, c * pos.shape[0], pos.shape[1]))
+    grid = patch_grid((h, w), kernel_size, dilation, padding, stride)
+    flat = xp.reshape(pad_constant(x, grid.pad_widths), (n, c, -1))
+    out = xp.take(flat, _flat_positions(grid), axis=-1)
+    return xp.reshape(out, (n, c * grid.taps, grid.blocks))
 
 
 def fold(
-    x: Tensor,
-    output_size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
+    x: Tensor, output_size: Pair, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair
 ) -> Tensor:
-    (h, w), (ph, pw) = output_size, padding
-    pos = _positions((h, w), kernel_size, dilation, padding, stride)
-    n, c = x.shape[0], x.shape[1] // pos.shape[0]
+    grid = patch_grid(output_size, kernel_size, dilation, padding, stride)
+    n, c = x.shape[0], x.shape[1] // grid.taps
     # Scatter-add along a leading axis: (K * L, N, C) summed into (cells, N, C).
     rows = xp.moveaxis(xp.reshape(x, (n, c, -1)), -1, 0)
-    cells = (h + 2 * ph) * (w + 2 * pw)
-    out = scatter_rows(xp.reshape(pos, (-1,)), rows, cells)
-    out = xp.reshape(xp.moveaxis(out, 0, -1), (n, c, h + 2 * ph, w + 2 * pw))
-    return out[:, :, ph : ph + h, pw : pw + w]
+    out = scatter_rows(_flat_positions(grid), rows, grid.cells)
+    return xp.reshape(xp.moveaxis(out, 0, -1), (n, c, *grid.padded))[grid.crop]

@@ -9,10 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from lamina.backend.kit import Tensor, patch_positions
-
-Ints = tuple[int, ...]
-Pads = tuple[tuple[int, int], ...]
+from lamina.backend.kit import Ints, Pads, Pair, Tensor, patch_grid
 
 
 def _dimension_numbers(n: int, data_format: str) -> lax.ConvDimensionNumbers:
@@ -174,32 +171,18 @@ def ctc_loss(
     return (-jnp.logaddexp(last, before)).astype(output.dtype)
 
 
-def unfold(
-    x: Tensor,
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
+def unfold(x: Tensor, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Tensor:
     n, c, h, w = x.shape
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    (ph, pw) = padding
-    flat = jnp.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))).reshape(n, c, -1)
-    return flat[:, :, np.asarray(pos)].reshape(n, c * pos.shape[0], pos.shape[1])
+    grid = patch_grid((h, w), kernel_size, dilation, padding, stride)
+    flat = jnp.pad(x, grid.pad_widths).reshape(n, c, -1)
+    return flat[:, :, np.asarray(grid.positions)].reshape(n, c * grid.taps, grid.blocks)
 
 
 def fold(
-    x: Tensor,
-    output_size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
+    x: Tensor, output_size: Pair, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair
 ) -> Tensor:
-    (h, w), (ph, pw) = output_size, padding
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    n, c = x.shape[0], x.shape[1] // pos.shape[0]
-    out = jnp.zeros((n, c, (h + 2 * ph) * (w + 2 * pw)), dtype=x.dtype)
-    out = out.at[:, :, pos.ravel()].add(x.reshape(n, c, -1))
-    out = out.reshape(n, c, h + 2 * ph, w + 2 * pw)
-    return out[:, :, ph : ph + h, pw : pw + w]
+    grid = patch_grid(output_size, kernel_size, dilation, padding, stride)
+    n, c = x.shape[0], x.shape[1] // grid.taps
+    out = jnp.zeros((n, c, grid.cells), dtype=x.dtype)
+    out = out.at[:, :, grid.positions.ravel()].add(x.reshape(n, c, -1))
+    return out.reshape(n, c, *grid.padded)[grid.crop]

@@ -7,11 +7,8 @@ import string
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from lamina.backend.kit import Tensor, patch_positions
+from lamina.backend.kit import Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
 from lamina_numpy._bfloat16 import via_float32
-
-Ints = tuple[int, ...]
-Pads = tuple[tuple[int, int], ...]
 
 
 def _to_last(x: Tensor, data_format: str) -> Tensor:
@@ -24,9 +21,8 @@ def _from_last(x: Tensor, data_format: str) -> Tensor:
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
     """Pad (or crop, for negative amounts) the spatial dims of a channels_last array."""
-    grow = [(0, 0)] + [(max(a, 0), max(b, 0)) for a, b in pads] + [(0, 0)]
-    x = np.pad(x, grow, constant_values=value)
-    crop = tuple(slice(max(-a, 0), x.shape[i + 1] - max(-b, 0)) for i, (a, b) in enumerate(pads))
+    grow, crop = grow_and_crop(pads)
+    x = np.pad(x, ((0, 0), *grow, (0, 0)), constant_values=value)
     return x[(slice(None), *crop)]
 
 
@@ -141,33 +137,19 @@ def ctc_loss(
     return loss.astype(output.dtype)
 
 
-def unfold(
-    x: Tensor,
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
+def unfold(x: Tensor, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Tensor:
     n, c, h, w = x.shape
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    (ph, pw) = padding
-    flat = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))).reshape(n, c, -1)
-    return flat[:, :, pos].reshape(n, c * pos.shape[0], pos.shape[1])
+    grid = patch_grid((h, w), kernel_size, dilation, padding, stride)
+    flat = np.pad(x, grid.pad_widths).reshape(n, c, -1)
+    return flat[:, :, grid.positions].reshape(n, c * grid.taps, grid.blocks)
 
 
 def fold(
-    x: Tensor,
-    output_size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
+    x: Tensor, output_size: Pair, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair
 ) -> Tensor:
-    (h, w), (ph, pw) = output_size, padding
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    n, c = x.shape[0], x.shape[1] // pos.shape[0]
+    grid = patch_grid(output_size, kernel_size, dilation, padding, stride)
+    n, c = x.shape[0], x.shape[1] // grid.taps
     # Scatter-add along a leading axis: (K * L, N, C) summed into (cells, N, C).
-    out = np.zeros(((h + 2 * ph) * (w + 2 * pw), n, c), dtype=x.dtype)
-    np.add.at(out, pos.ravel(), np.moveaxis(x.reshape(n, c, -1), -1, 0))
-    out = np.moveaxis(out, 0, -1).reshape(n, c, h + 2 * ph, w + 2 * pw)
-    return out[:, :, ph : ph + h, pw : pw + w]
+    out = np.zeros((grid.cells, n, c), dtype=x.dtype)
+    np.add.at(out, grid.positions.ravel(), np.moveaxis(x.reshape(n, c, -1), -1, 0))
+    return np.moveaxis(out, 0, -1).reshape(n, c, *grid.padded)[grid.crop]

@@ -5,10 +5,7 @@ from __future__ import annotations
 import numpy as np
 import tensorflow as tf
 
-from lamina.backend.kit import Tensor, patch_positions
-
-Ints = tuple[int, ...]
-Pads = tuple[tuple[int, int], ...]
+from lamina.backend.kit import Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
 
 
 # TF's CPU kernels only support channels_last, so channels_first is transposed around them.
@@ -27,17 +24,11 @@ def _from_last(x: Tensor, data_format: str) -> Tensor:
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
     """Pad (or crop, for negative amounts) the spatial dims of a channels_last tensor."""
-    grow = [[0, 0]] + [[max(a, 0), max(b, 0)] for a, b in pads] + [[0, 0]]
+    grow, crop = grow_and_crop(pads)
     if any(p for pair in grow for p in pair):
-        x = tf.pad(x, grow, constant_values=tf.cast(value, x.dtype))
+        x = tf.pad(x, ((0, 0), *grow, (0, 0)), constant_values=tf.cast(value, x.dtype))
     if any(a < 0 or b < 0 for a, b in pads):
-        begin = [0] + [max(-a, 0) for a, _ in pads] + [0]
-        size = (
-            [-1]
-            + [x.shape[i + 1] - max(-a, 0) - max(-b, 0) for i, (a, b) in enumerate(pads)]
-            + [-1]
-        )
-        x = tf.slice(x, begin, size)
+        x = x[(slice(None), *crop)]
     return x
 
 
@@ -140,37 +131,20 @@ def ctc_loss(
     return tf.cast(loss, output.dtype)
 
 
-def unfold(
-    x: Tensor,
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
+def unfold(x: Tensor, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Tensor:
     c, h, w = x.shape[1:]
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    (ph, pw) = padding
-    flat = tf.reshape(
-        tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]]), (-1, c, (h + 2 * ph) * (w + 2 * pw))
-    )
-    patches = tf.gather(flat, pos, axis=2)
-    return tf.reshape(patches, (-1, c * pos.shape[0], pos.shape[1]))
+    grid = patch_grid((h, w), kernel_size, dilation, padding, stride)
+    flat = tf.reshape(tf.pad(x, grid.pad_widths), (-1, c, grid.cells))
+    patches = tf.gather(flat, grid.positions, axis=2)
+    return tf.reshape(patches, (-1, c * grid.taps, grid.blocks))
 
 
 def fold(
-    x: Tensor,
-    output_size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
+    x: Tensor, output_size: Pair, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair
 ) -> Tensor:
-    (h, w), (ph, pw) = output_size, padding
-    pos = patch_positions((h, w), kernel_size, dilation, padding, stride)
-    c = x.shape[1] // pos.shape[0]
-    cells = (h + 2 * ph) * (w + 2 * pw)
+    grid = patch_grid(output_size, kernel_size, dilation, padding, stride)
+    c = x.shape[1] // grid.taps
     # Scatter-add along a leading axis: (K * L, N, C) summed into (cells, N, C).
-    vals = tf.transpose(tf.reshape(x, (-1, c, pos.size)), (2, 0, 1))
-    out = tf.math.unsorted_segment_sum(vals, pos.ravel(), cells)
-    out = tf.reshape(tf.transpose(out, (1, 2, 0)), (-1, c, h + 2 * ph, w + 2 * pw))
-    return out[:, :, ph : ph + h, pw : pw + w]
+    vals = tf.transpose(tf.reshape(x, (-1, c, grid.positions.size)), (2, 0, 1))
+    out = tf.math.unsorted_segment_sum(vals, grid.positions.ravel(), grid.cells)
+    return tf.reshape(tf.transpose(out, (1, 2, 0)), (-1, c, *grid.padded))[grid.crop]

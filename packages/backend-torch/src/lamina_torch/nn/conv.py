@@ -8,10 +8,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
-from lamina.backend.kit import Tensor
-
-Ints = tuple[int, ...]
-Pads = tuple[tuple[int, int], ...]
+from lamina.backend.kit import Ints, Pads, Pair, Tensor
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -183,22 +180,12 @@ def ctc_loss(
     return loss.to(output.dtype)
 
 
-def unfold(
-    x: Tensor,
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
-) -> Tensor:
+# Native kernels: F.unfold and F.fold (im2col/col2im) rather than a gather and a scatter-add.
+def unfold(x: Tensor, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair) -> Tensor:
     return F.unfold(x, kernel_size, dilation, padding, stride)
 
 
 def fold(
-    x: Tensor,
-    output_size: tuple[int, int],
-    kernel_size: tuple[int, int],
-    dilation: tuple[int, int],
-    padding: tuple[int, int],
-    stride: tuple[int, int],
+    x: Tensor, output_size: Pair, kernel_size: Pair, dilation: Pair, padding: Pair, stride: Pair
 ) -> Tensor:
     return F.fold(x, output_size, kernel_size, dilation, padding, stride)

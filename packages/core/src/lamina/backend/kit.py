@@ -20,7 +20,9 @@ What is here, by use:
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
   `clear_losses` (the hooks a step needs besides the model's public methods).
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices), `clamped_block`
-  (the basic-indexing key of an eager `slice_update`).
+  (the basic-indexing key of an eager `slice_update`); window arguments `Ints`, `Pads`,
+  `Pair`, `grow_and_crop` (pads a library cannot take negative, as pad widths and crop
+  slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold).
 * Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
   being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
@@ -47,6 +49,12 @@ from lamina.backend.protocols._types import Tensor as Tensor
 from lamina.backend.protocols.export import ExportOps as ExportOps
 from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
+from lamina.backend.windows import Ints as Ints
+from lamina.backend.windows import Pads as Pads
+from lamina.backend.windows import Pair as Pair
+from lamina.backend.windows import PatchGrid as PatchGrid
+from lamina.backend.windows import grow_and_crop as grow_and_crop
+from lamina.backend.windows import patch_grid as patch_grid
 from lamina.distribution.strategies import variable_layout as variable_layout
 from lamina.ops.dtypes import standardize_dtype as standardize_dtype
 from lamina.ops.dtypes import to_numpy_dtype as to_numpy_dtype
@@ -57,7 +65,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 3)
+KIT_VERSION: tuple[int, int] = (1, 4)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
