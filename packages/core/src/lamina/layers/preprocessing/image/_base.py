@@ -9,6 +9,7 @@ from typing import Any
 from lamina import ops, random
 from lamina.layers.core import _args
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing.image import _dict_inputs
 
 
 def factor_pair(
@@ -100,12 +101,20 @@ class ImagePreprocessingLayer(Layer):
     """Base of the image layers: checks `data_format`, accepts one image or a batch and
     hands `transform` a batch in the compute dtype.
 
-    Subclasses define `transform(images, training)` on rank-4 batches.
+    Subclasses define `transform(images, training)` on rank-4 batches. Dict inputs
+    (``images``, ``labels``, ``bounding_boxes``, ``segmentation_masks``) go through
+    `_dict_inputs`: colour layers change only the images; geometric ones (``dict_inputs =
+    "geometric"``) define `draw`, `apply` and `box_map` and move boxes and masks too.
     """
 
-    def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
+    dict_inputs = _dict_inputs.PASS_THROUGH
+
+    def __init__(self, data_format: str | None = None, bounding_box_format: str | None = None,
+                 **kwargs: Any) -> None:  # fmt: skip
         super().__init__(**kwargs)
-        self.data_format = _args.data_format(type(self).__name__, data_format)
+        name = type(self).__name__
+        self.data_format = _args.data_format(name, data_format)
+        self.bounding_box_format = _dict_inputs.bounding_box_format(name, bounding_box_format)
         self.built = True
 
     @property
@@ -119,10 +128,27 @@ class ImagePreprocessingLayer(Layer):
         return ops.cast(inputs, self.compute_dtype)
 
     def transform(self, images: Any, training: bool) -> Any:
-        """The layer's work on a rank-4 batch (overridden by every subclass)."""
+        """The layer's work on a rank-4 batch (overridden by every subclass, or defined by
+        `draw` and `apply` in geometric ones)."""
+        if self.dict_inputs == _dict_inputs.GEOMETRIC:
+            return self.apply(images, self.draw(images, training), False)
         return images
 
+    def draw(self, images: Any, training: bool) -> Any:
+        """A geometric layer's random parameters for this batch (None: no randomness)."""
+        return None
+
+    def apply(self, images: Any, params: Any, masks: bool) -> Any:
+        """A geometric layer's warp of `images` by `params` (``masks``: "nearest")."""
+        raise TypeError(f"{type(self).__name__} must define `apply`.")
+
+    def box_map(self, params: Any, size: tuple[Any, Any], out_size: tuple[Any, Any]) -> Any:
+        """Where input points land in the output: ``[m0, ..., m5]``, see `_dict_inputs`."""
+        raise TypeError(f"{type(self).__name__} must define `box_map`.")
+
     def call(self, inputs: Any, training: bool = True) -> Any:
+        if isinstance(inputs, dict):
+            return _dict_inputs.call_on_dict(self, inputs, bool(training), True)
         rank = check_rank(type(self).__name__, inputs)
         x = self._prepare(inputs)
         if rank == 3:
@@ -144,6 +170,8 @@ class ImagePreprocessingLayer(Layer):
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
         config["data_format"] = self.data_format
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config
 
 
@@ -158,6 +186,8 @@ class RandomImageAugmentation(ImagePreprocessingLayer):
         self.seed_generator = random.SeedGenerator(seed)
 
     def call(self, inputs: Any, training: bool = True) -> Any:
+        if isinstance(inputs, dict):
+            return _dict_inputs.call_on_dict(self, inputs, bool(training), bool(training))
         rank = check_rank(type(self).__name__, inputs)
         x = self._prepare(inputs)
         if not training:

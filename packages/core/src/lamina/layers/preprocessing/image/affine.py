@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from lamina import ops
+from lamina.layers.preprocessing.image import _dict_inputs
 from lamina.layers.preprocessing.image._base import (
     RandomImageAugmentation,
     factor_pair,
@@ -19,7 +20,11 @@ _INTERPOLATIONS = ("nearest", "bilinear")
 
 
 class _RandomAffine(RandomImageAugmentation):
-    """Shared arguments and the warp; subclasses give `_matrix(images, batch, h, w)`."""
+    """Shared arguments and the warp; subclasses give `_matrix(batch, h, w)`. Dict inputs
+    move their boxes by the inverse of the sampling matrix and warp their segmentation
+    masks with "nearest" (`_dict_inputs`)."""
+
+    dict_inputs = _dict_inputs.GEOMETRIC
 
     def __init__(self, fill_mode: str = "reflect", interpolation: str = "bilinear",
                  seed: int | None = None, fill_value: float = 0.0,
@@ -34,20 +39,26 @@ class _RandomAffine(RandomImageAugmentation):
         """The eight projective coefficients, each a ``(batch,)`` float32 tensor."""
         raise TypeError(f"{type(self).__name__} must define `_matrix`.")
 
-    def transform(self, images: Any, training: bool) -> Any:
+    def draw(self, images: Any, training: bool) -> Any:
         rows, cols = self._spatial_axes()
         shape = ops.shape(images)
         h = ops.cast(shape[rows], "float32")
         w = ops.cast(shape[cols], "float32")
-        coefficients = self._matrix(shape[0], h, w)
+        return self._matrix(shape[0], h, w)
+
+    def apply(self, images: Any, params: Any, masks: bool) -> Any:
         # Columns joined by `concatenate`: TensorFlow's graph optimizer mis-shapes
         # ``stack(...)[:, i, None, None]`` (the slice the backend takes) at run time.
-        columns = [ops.reshape(c, (-1, 1)) for c in coefficients]
+        columns = [ops.reshape(c, (-1, 1)) for c in params]
         matrix = ops.cast(ops.concatenate(columns, axis=1), images.dtype)
         return ops.image.affine_transform(
-            images, matrix, interpolation=self.interpolation, fill_mode=self.fill_mode,
-            fill_value=self.fill_value, data_format=self.data_format,
+            images, matrix, interpolation="nearest" if masks else self.interpolation,
+            fill_mode=self.fill_mode, fill_value=0.0 if masks else self.fill_value,
+            data_format=self.data_format,
         )  # fmt: skip
+
+    def box_map(self, params: Any, size: tuple[Any, Any], out_size: tuple[Any, Any]) -> Any:
+        return _dict_inputs.inverse_sampling_map(params)
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -72,7 +83,7 @@ class RandomRotation(_RandomAffine):
         seed: an int seed for the layer's `SeedGenerator`.
         fill_value: the value outside when `fill_mode` is "constant".
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
@@ -118,7 +129,7 @@ class RandomZoom(_RandomAffine):
         seed: an int seed for the layer's `SeedGenerator`.
         fill_value: the value outside when `fill_mode` is "constant".
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
@@ -166,7 +177,7 @@ class RandomTranslation(_RandomAffine):
         seed: an int seed for the layer's `SeedGenerator`.
         fill_value: the value outside when `fill_mode` is "constant".
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
@@ -213,7 +224,7 @@ class RandomShear(_RandomAffine):
         fill_value: the value outside when `fill_mode` is "constant".
         data_format: "channels_last" or "channels_first" (default: the global setting).
         seed: an int seed for the layer's `SeedGenerator`.
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from lamina import ops, random
+from lamina.layers.preprocessing.image import _dict_inputs
 from lamina.layers.preprocessing.image._base import (
+    ImagePreprocessingLayer,
     RandomImageAugmentation,
     one_of,
     positive_int,
 )
-from lamina.layers.preprocessing.image.resizing import _resized_shape
+from lamina.layers.preprocessing.image.resizing import _resized_shape, aspect_crop
 
 _MODES = ("horizontal", "vertical", "horizontal_and_vertical")
 
@@ -22,30 +24,49 @@ class RandomFlip(RandomImageAugmentation):
         mode: "horizontal", "vertical" or "horizontal_and_vertical" (independent draws).
         seed: an int seed for the layer's `SeedGenerator`.
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs whose
+            ``bounding_boxes`` and ``segmentation_masks`` flip with the images.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomFlip("horizontal", seed=1)(images, training=True)
     """
 
+    dict_inputs = _dict_inputs.GEOMETRIC
+
     def __init__(self, mode: str = "horizontal_and_vertical", seed: int | None = None,
                  data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.mode = one_of("RandomFlip", "mode", mode, _MODES)
 
-    def _maybe_flip(self, images: Any, axis: int) -> Any:
+    def draw(self, images: Any, training: bool) -> Any:
         batch = ops.shape(images)[0]
-        draw = random.uniform((batch, 1, 1, 1), 0.0, 1.0, dtype="float32", seed=self.seed_generator)
-        return ops.where(ops.less(draw, 0.5), ops.flip(images, axis=axis), images)
+        flips: list[Any] = []
+        for mode in ("horizontal", "vertical"):
+            if self.mode in (mode, "horizontal_and_vertical"):
+                u = random.uniform((batch,), 0.0, 1.0, dtype="float32", seed=self.seed_generator)
+                flips.append(ops.less(u, 0.5))
+            else:
+                flips.append(None)
+        return flips
 
-    def transform(self, images: Any, training: bool) -> Any:
+    def apply(self, images: Any, params: Any, masks: bool) -> Any:
         rows, cols = self._spatial_axes()
-        if self.mode in ("horizontal", "horizontal_and_vertical"):
-            images = self._maybe_flip(images, cols)
-        if self.mode in ("vertical", "horizontal_and_vertical"):
-            images = self._maybe_flip(images, rows)
+        for flip, axis in zip(params, (cols, rows), strict=True):
+            if flip is not None:
+                where = ops.reshape(flip, (-1, 1, 1, 1))
+                images = ops.where(where, ops.flip(images, axis=axis), images)
         return images
+
+    def box_map(self, params: Any, size: tuple[Any, Any], out_size: tuple[Any, Any]) -> Any:
+        # x -> width - x where flipped left-right, y -> height - y where flipped up-down.
+        scales, offsets = [], []
+        for flip, extent in zip(params, (size[1], size[0]), strict=True):
+            sign = 1.0 if flip is None else ops.where(flip, -1.0, 1.0)
+            scales.append(sign)
+            offsets.append(ops.multiply(ops.divide(ops.subtract(1.0, sign), 2.0),
+                                        ops.cast(extent, "float32")))  # fmt: skip
+        return [scales[0], 0.0, offsets[0], 0.0, scales[1], offsets[1]]
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -63,12 +84,14 @@ class RandomCrop(RandomImageAugmentation):
         width: output width.
         seed: an int seed for the layer's `SeedGenerator`.
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.RandomCrop(24, 24, seed=0)(images, training=True)
     """
+
+    dict_inputs = _dict_inputs.GEOMETRIC
 
     def __init__(self, height: int, width: int, seed: int | None = None,
                  data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip
@@ -77,29 +100,15 @@ class RandomCrop(RandomImageAugmentation):
         self.width = positive_int("RandomCrop", "width", width)
 
     def call(self, inputs: Any, training: bool = True) -> Any:
-        # Inference resizes rather than returning the input: the shape must not change.
-        if training:
-            return super().call(inputs, training=True)
-        rank = len(inputs.shape)
-        x = self._prepare(inputs)
-        if rank == 3:
-            return ops.squeeze(self._resize(ops.expand_dims(x, 0)), 0)
-        return self._resize(x)
+        # Active at inference too, where it resizes: the shape must not change.
+        return ImagePreprocessingLayer.call(self, inputs, training)
 
-    def _resize(self, images: Any) -> Any:
-        return ops.image.resize(
-            images, (self.height, self.width), crop_to_aspect_ratio=True,
-            data_format=self.data_format,
-        )  # fmt: skip
-
-    def _window(self, images: Any, axis: int, size: int, target: int) -> Any:
+    def _start(self, size: int, target: int) -> Any:
         u = random.uniform((), 0.0, 1.0, dtype="float32", seed=self.seed_generator)
         start = ops.cast(ops.floor(ops.multiply(u, float(size - target + 1))), "int32")
-        start = ops.minimum(start, size - target)
-        indices = ops.add(ops.arange(target, dtype="int32"), start)
-        return ops.take(images, indices, axis=axis)
+        return ops.minimum(start, size - target)
 
-    def transform(self, images: Any, training: bool) -> Any:
+    def draw(self, images: Any, training: bool) -> Any:
         rows, cols = self._spatial_axes()
         h, w = images.shape[rows], images.shape[cols]
         if h is None or w is None:
@@ -107,10 +116,25 @@ class RandomCrop(RandomImageAugmentation):
                 "RandomCrop: the inputs' height and width must be known. "
                 f"Received: inputs.shape={tuple(images.shape)}"
             )
-        if h < self.height or w < self.width:
-            return self._resize(images)
-        images = self._window(images, rows, h, self.height)
-        return self._window(images, cols, w, self.width)
+        if not training or h < self.height or w < self.width:
+            return None  # a centre crop to the aspect ratio, resized
+        return (self._start(h, self.height), self._start(w, self.width))
+
+    def apply(self, images: Any, params: Any, masks: bool) -> Any:
+        size = (self.height, self.width)
+        if params is None:
+            return aspect_crop(images, size, self.data_format, masks)
+        rows, cols = self._spatial_axes()
+        for axis, start, target in zip((rows, cols), params, size, strict=True):
+            images = ops.take(images, ops.add(ops.arange(target, dtype="int32"), start), axis)
+        return images
+
+    def box_map(self, params: Any, size: tuple[Any, Any], out_size: tuple[Any, Any]) -> Any:
+        if params is None:
+            window = _dict_inputs.resize_window(size, out_size, "crop")
+            return _dict_inputs.window_map(window, out_size)
+        top, left = (ops.cast(p, "float32") for p in params)
+        return [1.0, 0.0, ops.negative(left), 0.0, 1.0, ops.negative(top)]
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return _resized_shape(tuple(input_shape), (self.height, self.width), self._channels_first)

@@ -6,6 +6,7 @@ import numbers
 from typing import Any
 
 from lamina import ops, random
+from lamina.layers.preprocessing.image import _dict_inputs
 from lamina.layers.preprocessing.image._base import RandomImageAugmentation, factor_pair
 
 
@@ -24,6 +25,8 @@ class MixUp(RandomImageAugmentation):
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.MixUp(alpha=0.2, seed=0)(images, training=True)
     """
+
+    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
 
     def __init__(self, alpha: float = 0.2, data_format: str | None = None,
                  seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
@@ -67,6 +70,8 @@ class CutMix(RandomImageAugmentation):
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
         >>> lamina.layers.CutMix(seed=0)(images, training=True)
     """
+
+    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
 
     def __init__(self, factor: Any = 1.0, seed: int | None = None,
                  data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip

@@ -8,6 +8,7 @@ import numbers
 from typing import Any
 
 from lamina import ops, random
+from lamina.layers.preprocessing.image import _dict_inputs
 from lamina.layers.preprocessing.image._base import (
     RandomImageAugmentation,
     factor_pair,
@@ -56,6 +57,8 @@ def _pool(m: float, value_range: tuple[float, float], interpolation: str, seed: 
 
 class _PolicyBase(RandomImageAugmentation):
     """Shared arguments and the per-image pick among `self.pool`."""
+
+    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
 
     def _common(self, value_range: Any, factor: Any, interpolation: str) -> None:
         name = type(self).__name__

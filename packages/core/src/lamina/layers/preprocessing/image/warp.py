@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from lamina import ops, random
+from lamina.layers.preprocessing.image import _dict_inputs
 from lamina.layers.preprocessing.image._base import (
     RandomImageAugmentation,
     factor_pair,
@@ -82,6 +83,8 @@ class RandomPerspective(RandomImageAugmentation):
         >>> tuple(lamina.layers.RandomPerspective(scale=0.3, seed=0)(images).shape)
         (2, 8, 8, 3)
     """
+
+    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
 
     def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear",
                  fill_value: float = 0.0, seed: int | None = None,
@@ -163,6 +166,8 @@ class RandomElasticTransform(RandomImageAugmentation):
         >>> tuple(lamina.layers.RandomElasticTransform(seed=0)(images).shape)
         (2, 8, 8, 3)
     """
+
+    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
 
     def __init__(self, factor: Any = 1.0, scale: Any = 1.0, interpolation: str = "bilinear",
                  fill_mode: str = "reflect", fill_value: float = 0.0,

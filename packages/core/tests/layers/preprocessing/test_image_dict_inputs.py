@@ -1,0 +1,135 @@
+"""Dict inputs of the image layers (images, labels, bounding_boxes, segmentation_masks):
+flipped boxes against a NumPy reference (1e-5), resized/padded boxes against the
+window formula (1e-4), masks equal to the images they came with (exact, nearest
+sampling), and boxes within 1.5 pixels of the box around the warped content."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lamina import layers, ops
+
+H, W = 16, 20
+IMAGES = np.zeros((2, H, W, 1), "float32")
+IMAGES[0, 3:7, 4:12] = 1.0
+IMAGES[1, 8:14, 10:17] = 1.0
+BOXES = np.array([[[4, 3, 12, 7]], [[10, 8, 17, 14]]], "float32")
+
+GEOMETRIC = [
+    (layers.RandomFlip, {"seed": 3}),
+    (layers.RandomCrop, {"height": 12, "width": 14, "seed": 2}),
+    (layers.CenterCrop, {"height": 14, "width": 18}),
+    (layers.Resizing, {"height": 8, "width": 10, "interpolation": "nearest"}),
+    (
+        layers.Resizing,
+        {"height": 10, "width": 10, "interpolation": "nearest", "pad_to_aspect_ratio": True},
+    ),
+    (
+        layers.Resizing,
+        {"height": 12, "width": 12, "interpolation": "nearest", "crop_to_aspect_ratio": True},
+    ),
+    (layers.RandomTranslation, {"height_factor": 0.2, "width_factor": 0.2}),
+    (layers.RandomZoom, {"height_factor": 0.3}),
+    (layers.RandomRotation, {"factor": 0.1}),
+    (layers.RandomShear, {"x_factor": 0.2, "y_factor": 0.2}),
+]
+AFFINE = (layers.RandomTranslation, layers.RandomZoom, layers.RandomRotation, layers.RandomShear)
+
+
+def _np(x: object) -> np.ndarray:
+    return np.asarray(ops.convert_to_numpy(x))
+
+
+def _data(boxes: np.ndarray = BOXES) -> dict:
+    return {
+        "images": IMAGES,
+        "labels": np.array([0, 1], "int32"),
+        "bounding_boxes": {"boxes": boxes, "labels": np.ones((2, 1), "int32")},
+        "segmentation_masks": IMAGES.astype("int32"),
+        "sample_id": np.array([7, 8], "int32"),
+    }
+
+
+def _make(cls: type, kwargs: dict, fmt: str = "xyxy") -> object:
+    kwargs = dict(kwargs, bounding_box_format=fmt)
+    if cls in AFFINE:
+        kwargs.update(fill_mode="constant", interpolation="nearest", seed=1)
+    return cls(**kwargs)
+
+
+@pytest.mark.parametrize("cls,kwargs", GEOMETRIC)
+def test_boxes_and_masks_follow_the_images(cls: type, kwargs: dict) -> None:
+    data = _data()
+    out = _make(cls, kwargs)(data, training=True)
+    assert sorted(out) == sorted(data)
+    np.testing.assert_array_equal(_np(out["labels"]), data["labels"])
+    np.testing.assert_array_equal(_np(out["sample_id"]), data["sample_id"])
+    images, masks = _np(out["images"]), _np(out["segmentation_masks"])
+    # The same draw moved both: nearest sampling keeps the 0/1 pattern exact.
+    assert masks.dtype == np.int32
+    np.testing.assert_array_equal(np.round(images).astype("int32"), masks)
+    boxes = _np(out["bounding_boxes"]["boxes"])
+    for i in range(2):
+        rows, cols = np.nonzero(images[i, ..., 0] > 0.5)
+        around = [cols.min(), rows.min(), cols.max() + 1, rows.max() + 1]
+        np.testing.assert_allclose(boxes[i, 0], around, atol=1.5)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_flipped_boxes_match_numpy(seed: int) -> None:
+    layer = layers.RandomFlip(seed=seed, bounding_box_format="center_xywh")
+    from lamina.utils import bounding_boxes as bb
+
+    boxes = _np(bb.convert_format(BOXES, "xyxy", "center_xywh"))
+    out = layer(_data(boxes), training=True)
+    images = _np(out["images"])
+    expected = []
+    for i in range(2):
+        # Which flips the images got, read off the images themselves.
+        flips = [(fx, fy) for fx in (0, 1) for fy in (0, 1)
+                 if np.array_equal(images[i], IMAGES[i][:: 1 - 2 * fy, :: 1 - 2 * fx])]  # fmt: skip
+        fx, fy = flips[0]
+        cx, cy, w, h = boxes[i, 0]
+        expected.append([[W - cx if fx else cx, H - cy if fy else cy, w, h]])
+    np.testing.assert_allclose(_np(out["bounding_boxes"]["boxes"]), expected, rtol=1e-5)
+
+
+def test_resize_pad_boxes_match_the_window_formula() -> None:
+    layer = layers.Resizing(10, 10, pad_to_aspect_ratio=True, bounding_box_format="rel_xyxy")
+    rel = BOXES / np.array([W, H, W, H], "float32")
+    out = _np(layer(_data(rel))["bounding_boxes"]["boxes"])
+    # 16x20 padded to 20x20 (2 rows above), then scaled by 1/2; relative to 10x10.
+    expected = (BOXES + np.array([0, 2, 0, 2])) / 2 / 10
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_single_image_and_clipped_boxes() -> None:
+    layer = layers.CenterCrop(2, 2, bounding_box_format="xyxy")
+    boxes = {"boxes": BOXES[0], "labels": np.array([4], "int32")}
+    out = layer({"images": IMAGES[0], "bounding_boxes": boxes})
+    assert tuple(out["images"].shape) == (2, 2, 1)
+    # The 2x2 window (rows 7-8, columns 9-10) misses the box: clipped flat, label -1.
+    np.testing.assert_array_equal(_np(out["bounding_boxes"]["labels"]), [-1])
+    np.testing.assert_allclose(_np(out["bounding_boxes"]["boxes"]), [[0, 0, 2, 0]], atol=1e-5)
+
+
+def test_inference_colour_layers_and_errors() -> None:
+    data = _data()
+    flip = layers.RandomFlip(seed=0, bounding_box_format="xyxy")
+    same = flip(data, training=False)
+    np.testing.assert_array_equal(_np(same["bounding_boxes"]["boxes"]), BOXES)
+    np.testing.assert_array_equal(_np(same["images"]), IMAGES)
+    bright = layers.RandomBrightness(0.5, value_range=(0, 1), seed=0)(data, training=True)
+    np.testing.assert_array_equal(_np(bright["bounding_boxes"]["boxes"]), BOXES)
+    np.testing.assert_array_equal(_np(bright["segmentation_masks"]), data["segmentation_masks"])
+    assert not np.array_equal(_np(bright["images"]), IMAGES)
+    with pytest.raises(ValueError, match="bounding_box_format"):
+        layers.RandomFlip(seed=0)(data, training=True)
+    with pytest.raises(ValueError, match="bounding_box_format='xxyy'"):
+        layers.RandomFlip(bounding_box_format="xxyy")
+    with pytest.raises(ValueError, match="`images` only"):
+        layers.MixUp(seed=0)(data, training=True)
+    assert layers.RandomFlip(bounding_box_format="yxyx").get_config()["bounding_box_format"] == (
+        "yxyx"
+    )
