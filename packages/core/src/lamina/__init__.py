@@ -28,6 +28,7 @@ from lamina import regularizers as regularizers
 from lamina import saving as saving
 from lamina import tree as tree
 from lamina import utils as utils
+from lamina import visualization as visualization
 from lamina import wrappers as wrappers
 from lamina._version import __version__ as __version__
 from lamina.backend.config import name_scope as name_scope
@@ -108,6 +109,7 @@ __all__ = [
     "saving",
     "tree",
     "utils",
+    "visualization",
     "version",
     "wrappers",
 ]
