@@ -71,3 +71,21 @@ def samples_to_tf_dataset(samples: Any, batch_size: int | None) -> Any:
     """`samples` (a structure of stacked arrays) as a `tf.data.Dataset`."""
     dataset = tf.data.Dataset.from_tensor_slices(samples)
     return dataset if batch_size is None else dataset.batch(batch_size)
+
+
+def is_graph_tensor(value: Any) -> bool:
+    """Whether `value` is a tensor of a TensorFlow graph being traced (`Dataset.map`,
+    `tf.function`), which no backend other than TensorFlow's can compute on."""
+    return bool(tf.is_symbolic_tensor(value))
+
+
+def host_function(
+    fn: Any, inputs: list[Any], outputs: list[tuple[tuple[int | None, ...], str]]
+) -> list[Any]:
+    """`fn` as one node of the graph being traced: it runs on the host with the inputs'
+    NumPy values and returns NumPy arrays of the given ``(shape, dtype)`` outputs."""
+    dtypes = [tf.string if dtype == "string" else tf.as_dtype(dtype) for _, dtype in outputs]
+    produced = tf.numpy_function(fn, inputs, dtypes, stateful=False)
+    for tensor, (shape, _) in zip(produced, outputs):
+        tensor.set_shape(shape)
+    return list(produced)

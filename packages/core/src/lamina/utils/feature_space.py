@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from lamina import layers, ops
+from lamina import layers, ops, tree
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import to_numpy
+from lamina.layers.preprocessing._tf_graph import holds_graph_tensor, host_graph_call
+from lamina.ops.symbolic import SymbolicTensor
 from lamina.saving.serialization import deserialize_lamina_object, serialize_lamina_object
 
 _FEATURE_MODES = ("int", "one_hot", "float")
@@ -417,6 +419,8 @@ class FeatureSpace(Layer):
         missing = [k for k in self.features if k not in data]
         if missing:
             raise ValueError(f"FeatureSpace: the data lacks features {missing}.")
+        if holds_graph_tensor(data):
+            return self._graph_call({k: data[k] for k in self.features})
         columns: dict[str, Any] = {}
         single = False
         for key, feature in self.features.items():
@@ -432,6 +436,14 @@ class FeatureSpace(Layer):
         if self.output_mode == "concat":
             return ops.squeeze(out, 0)
         return {k: ops.squeeze(v, 0) for k, v in out.items()}
+
+    def _graph_call(self, data: dict[str, Any]) -> Any:
+        """The space inside a `tf.data` pipeline (``dataset.map(space)``): one host node
+        that encodes each element or batch with the active backend."""
+        spec = self.get_encoded_features()
+        if all(value.shape.rank == 0 for value in data.values()):  # unbatched elements
+            spec = tree.map_structure(lambda t: SymbolicTensor(t.shape[1:], t.dtype), spec)
+        return host_graph_call(self.__call__, data, spec)
 
     def call(self, data: Any) -> Any:
         """The same as calling the space (it runs eagerly on the host)."""

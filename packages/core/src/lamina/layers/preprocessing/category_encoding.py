@@ -6,6 +6,7 @@ from typing import Any
 
 from lamina import ops
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 
 _MODES = ("one_hot", "multi_hot", "count")
 
@@ -64,7 +65,7 @@ def encoded_shape(input_shape: Any, output_mode: str, depth: int) -> tuple[Any, 
     return (shape[0],) + shape[2:] + (depth,) if len(shape) > 1 else (depth,)
 
 
-class CategoryEncoding(Layer):
+class CategoryEncoding(TFGraphCallMixin, Layer):
     """Encode integer category ids in ``[0, num_tokens)`` as dense vectors.
 
     Args:

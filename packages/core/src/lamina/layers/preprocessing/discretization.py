@@ -9,6 +9,7 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import batches
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.category_encoding import encode_categories, encoded_shape
 from lamina.ops.symbolic import SymbolicTensor
 
@@ -43,7 +44,7 @@ def _combine(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], eps: float) -> An
     return _shrink(both[:, np.argsort(both[0], kind="stable")], eps)
 
 
-class Discretization(Layer):
+class Discretization(TFGraphCallMixin, Layer):
     """Map each value to the index of its bucket: ``i`` where
     ``bin_boundaries[i-1] <= x < bin_boundaries[i]``.
 

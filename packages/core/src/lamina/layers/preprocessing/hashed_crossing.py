@@ -9,6 +9,7 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import to_numpy
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.category_encoding import (
     check_mode_and_dense,
     encode_categories,
@@ -49,7 +50,7 @@ def _feature_hash(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return flat.astype(np.int64).view(np.uint64)
 
 
-class HashedCrossing(Layer):
+class HashedCrossing(TFGraphCallMixin, Layer):
     """Cross categorical features with the hashing trick: ``hash(features) % num_bins``.
 
     Each input holds one feature per sample, all with the same shape: ``()``,
@@ -69,6 +70,8 @@ class HashedCrossing(Layer):
         >>> lamina.ops.convert_to_numpy(out).tolist()
         [1, 4, 1, 1, 3]
     """
+
+    _host_only = True  # hashes with NumPy (FarmHash, SipHash), even on TensorFlow
 
     def __init__(
         self,

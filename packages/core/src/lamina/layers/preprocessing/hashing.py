@@ -9,6 +9,7 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import holds_text, to_numpy
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.category_encoding import (
     check_mode_and_dense,
     encode_categories,
@@ -31,7 +32,7 @@ def _text(value: Any) -> bytes:
     return str(int(value)).encode()
 
 
-class Hashing(Layer):
+class Hashing(TFGraphCallMixin, Layer):
     """Hash each value to a bin in ``[0, num_bins)``, matching Keras 3's bins.
 
     Without `salt` a value goes to ``Fingerprint64(text) % bins`` (FarmHash, as
@@ -50,6 +51,8 @@ class Hashing(Layer):
     Example:
         >>> lamina.layers.Hashing(num_bins=3)([["A"], ["B"], ["C"], ["D"], ["E"]])
     """
+
+    _host_only = True  # hashes with NumPy (FarmHash, SipHash), even on TensorFlow
 
     def __init__(
         self,

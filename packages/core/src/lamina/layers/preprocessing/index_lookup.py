@@ -16,6 +16,7 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import batches, holds_text, to_numpy
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.category_encoding import encode_categories, encoded_shape
 from lamina.layers.preprocessing.farmhash import fingerprint64
 from lamina.ops.symbolic import SymbolicTensor
@@ -31,7 +32,7 @@ def index_dtype() -> str:
     return str(backend().runtime.iteration_dtype())
 
 
-class IndexLookup(Layer):
+class IndexLookup(TFGraphCallMixin, Layer):
     """Map tokens to indices (or back, with `invert`) through a fixed or adapted vocabulary.
 
     Subclasses set how tokens are compared (`_is_string`) and their defaults.
@@ -94,6 +95,8 @@ class IndexLookup(Layer):
         self.oov_token = oov_token
         self.vocabulary_dtype = vocabulary_dtype
         self.invert = bool(invert)
+        # Ids back to strings is a host lookup, even on TensorFlow.
+        self._host_only = self.invert and self._is_string
         self.output_mode = output_mode
         self.pad_to_max_tokens = bool(pad_to_max_tokens)
         self.sparse = False

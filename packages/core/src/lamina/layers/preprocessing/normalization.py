@@ -12,6 +12,7 @@ import numpy as np
 from lamina import config as lamina_config
 from lamina import ops
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 
 
 def _axis_tuple(axis: Any) -> tuple[int, ...]:
@@ -49,8 +50,10 @@ def _batches(
         chunks: Iterable[Any] = (array[i : i + size] for i in range(0, max(len(array), 1), size))
     elif hasattr(data, "as_numpy_iterator"):
         chunks = data.as_numpy_iterator()
-    elif isinstance(data, (list, tuple)) and data and all(
-        isinstance(x, numbers.Number) for x in data
+    elif (
+        isinstance(data, (list, tuple))
+        and data
+        and all(isinstance(x, numbers.Number) for x in data)
     ):
         chunks = iter([np.asarray(data)])
     elif isinstance(data, Iterable):
@@ -66,7 +69,7 @@ def _batches(
         yield _as_numpy(chunk)
 
 
-class Normalization(Layer):
+class Normalization(TFGraphCallMixin, Layer):
     """Compute ``(inputs - mean) / sqrt(variance)`` per feature (or the inverse).
 
     The statistics are kept per index of the `axis` axes and shared over the others;
@@ -218,8 +221,10 @@ class Normalization(Layer):
         for batch in _batches(data, batch_size, steps):
             batch = batch.astype("float64")
             if not self.built:
-                shape = [None if (d == 0 and 0 not in self._kept(batch.ndim)) else s
-                         for d, s in enumerate(batch.shape)]
+                shape = [
+                    None if (d == 0 and 0 not in self._kept(batch.ndim)) else s
+                    for d, s in enumerate(batch.shape)
+                ]
                 self._build(tuple(shape))
             self._check_batch(batch)
             keep = self._keep_axis
@@ -228,8 +233,11 @@ class Normalization(Layer):
             if n == 0:
                 continue
             b_mean = batch.mean(axis=reduce) if reduce else batch
-            b_m2 = ((batch - batch.mean(axis=reduce, keepdims=True)) ** 2).sum(axis=reduce) \
-                if reduce else np.zeros_like(batch)
+            b_m2 = (
+                ((batch - batch.mean(axis=reduce, keepdims=True)) ** 2).sum(axis=reduce)
+                if reduce
+                else np.zeros_like(batch)
+            )
             if mean is None or m2 is None:
                 count, mean, m2 = n, b_mean, b_m2
                 continue
@@ -268,9 +276,7 @@ class Normalization(Layer):
                 "axis": self._axis_config(),
                 "invert": self.invert,
                 "mean": None if self.input_mean is None else self.input_mean.tolist(),
-                "variance": None
-                if self.input_variance is None
-                else self.input_variance.tolist(),
+                "variance": None if self.input_variance is None else self.input_variance.tolist(),
             }
         )
         return config

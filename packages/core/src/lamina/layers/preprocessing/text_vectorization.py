@@ -16,6 +16,7 @@ import numpy as np
 from lamina import ops
 from lamina.layers.layer import Layer
 from lamina.layers.preprocessing._adapt_data import batches, holds_text, to_numpy
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.index_lookup import index_dtype
 from lamina.layers.preprocessing.string_lookup import StringLookup
 from lamina.ops.symbolic import SymbolicTensor
@@ -53,7 +54,7 @@ def _ngram_sizes(ngrams: Any) -> tuple[int, ...] | None:
     )
 
 
-class TextVectorization(Layer):
+class TextVectorization(TFGraphCallMixin, Layer):
     """Turn strings into token indices or token-count vectors through a vocabulary.
 
     Each string is standardized, split into tokens, optionally extended with n-grams
