@@ -133,3 +133,28 @@ def test_inference_colour_layers_and_errors() -> None:
     assert layers.RandomFlip(bounding_box_format="yxyx").get_config()["bounding_box_format"] == (
         "yxyx"
     )
+
+
+def test_functional_model_on_dicts_keeps_padding_boxes() -> None:
+    import lamina
+
+    inputs = {
+        "images": lamina.Input((H, W, 1)),
+        "bounding_boxes": {
+            "boxes": lamina.Input((2, 4)),
+            "labels": lamina.Input((2,), dtype="int32"),
+        },
+        "segmentation_masks": lamina.Input((H, W, 1), dtype="int32"),
+    }
+    outputs = layers.Resizing(8, 10, bounding_box_format="xyxy")(inputs)
+    assert tuple(outputs["segmentation_masks"].shape) == (None, 8, 10, 1)
+    assert tuple(outputs["bounding_boxes"]["boxes"].shape) == (None, 2, 4)
+    padded = np.concatenate([BOXES, -np.ones((2, 1, 4), "float32")], axis=1)
+    data = _data(padded)
+    data["bounding_boxes"]["labels"] = np.array([[3, -1], [5, -1]], "int32")
+    del data["labels"], data["sample_id"]
+    out = lamina.Model(inputs, outputs)(data)
+    # Halved on both axes; the padding box (label -1) is left as it was.
+    expected = np.concatenate([BOXES / 2, -np.ones((2, 1, 4), "float32")], axis=1)
+    np.testing.assert_allclose(_np(out["bounding_boxes"]["boxes"]), expected, atol=1e-5)
+    np.testing.assert_array_equal(_np(out["bounding_boxes"]["labels"]), [[3, -1], [5, -1]])

@@ -161,6 +161,9 @@ class ImagePreprocessingLayer(Layer):
     def compute_output_spec(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         from lamina.ops.symbolic import SymbolicTensor
 
+        if isinstance(inputs, dict):
+            images = self.compute_output_spec(inputs["images"], *args, **kwargs)
+            return _dict_inputs.output_spec(self, inputs, images)
         dtype = self._output_dtype(inputs.dtype)
         return SymbolicTensor(tuple(self.compute_output_shape(tuple(inputs.shape))), dtype=dtype)
 

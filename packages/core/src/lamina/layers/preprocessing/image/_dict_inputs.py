@@ -103,14 +103,19 @@ def _move_boxes(layer: Any, boxes: dict[str, Any], params: Any, before: Any, aft
     x1, x2 = ops.clip(x1, 0.0, ow_f), ops.clip(x2, 0.0, ow_f)
     y1, y2 = ops.clip(y1, 0.0, oh_f), ops.clip(y2, 0.0, oh_f)
     moved = _from_xyxy([x1, y1, x2, y2], fmt, oh_f, ow_f)
+    moved = moved if batched else ops.squeeze(moved, 0)
     out = dict(boxes)
-    out["boxes"] = ops.cast(moved if batched else ops.squeeze(moved, 0), ops.dtype(boxes["boxes"]))
     if "labels" in boxes:
-        # Boxes pushed out of the image (no area left) are marked as padding, label -1.
+        labels = boxes["labels"]
+        padding = ops.equal(labels, ops.cast(-1, ops.dtype(labels)))
+        # Padding boxes (label -1) stay as they were; boxes pushed out of the image (no
+        # area left) become padding.
+        moved = ops.where(ops.expand_dims(padding, -1), ops.cast(boxes["boxes"], "float32"),
+                          moved)  # fmt: skip
         empty = ops.logical_or(ops.less_equal(x2, x1), ops.less_equal(y2, y1))
         empty = empty if batched else ops.squeeze(empty, 0)
-        labels = boxes["labels"]
         out["labels"] = ops.where(empty, ops.cast(-1, ops.dtype(labels)), labels)
+    out["boxes"] = ops.cast(moved, ops.dtype(boxes["boxes"]))
     return out
 
 
@@ -125,6 +130,26 @@ def _move_masks(layer: Any, masks: Any, params: Any, batched: bool) -> Any:
         m = ops.squeeze(m, 1 if layer._channels_first else -1)
     m = m if batched else ops.squeeze(m, 0)
     return ops.cast(ops.round(m) if "int" in str(dtype) else m, dtype)
+
+
+def output_spec(layer: Any, data: dict[str, Any], image_spec: Any) -> dict[str, Any]:
+    """The symbolic output of a dict input, given that of its images: boxes and labels
+    keep their specs, masks take the images' new height and width."""
+    from lamina import tree
+    from lamina.ops.symbolic import SymbolicTensor
+
+    # Fresh tensors even for what passes through: an output must not be its own input.
+    out = tree.map_structure(lambda t: SymbolicTensor(tuple(t.shape), dtype=t.dtype), data)
+    out["images"] = image_spec
+    masks = data.get("segmentation_masks")
+    if masks is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == GEOMETRIC:
+        shape = list(masks.shape)
+        new = tuple(image_spec.shape)
+        rows = -2 if layer._channels_first or len(shape) < len(new) else -3
+        image_rows = -2 if layer._channels_first else -3
+        shape[rows], shape[rows + 1] = new[image_rows], new[image_rows + 1]
+        out["segmentation_masks"] = SymbolicTensor(tuple(shape), dtype=masks.dtype)
+    return out
 
 
 def call_on_dict(layer: Any, data: dict[str, Any], training: bool, active: bool) -> dict[str, Any]:
