@@ -9,7 +9,7 @@ name raises the minor number, a removed or changed one the major number (and
 
 What is here, by use:
 
-* Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`; `standardize_dtype`,
+* Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`, `Pytrees`; `standardize_dtype`,
   `to_numpy_dtype`.
 * Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
   `LayerMixin`, `Variable` (the base of the backend's variable class), `RuntimeOps` (seeds,
@@ -22,7 +22,8 @@ What is here, by use:
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices), `clamped_block`
   (the basic-indexing key of an eager `slice_update`); window arguments `Ints`, `Pads`,
   `Pair`, `grow_and_crop` (pads a library cannot take negative, as pad widths and crop
-  slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold).
+  slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold);
+  `NumpyStyleLinalg`, the `linalg` namespace forwarded to a NumPy-style library.
 * Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
   being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
@@ -39,11 +40,13 @@ from typing import Any, Protocol
 from lamina import tree as tree
 from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
+from lamina.backend.linalg_forward import NumpyStyleLinalg as NumpyStyleLinalg
 from lamina.backend.module_backend import ModuleBackend as ModuleBackend
 from lamina.backend.module_backend import OptimizerRule as OptimizerRule
 from lamina.backend.protocol import Backend as Backend
 from lamina.backend.protocols._types import Axis as Axis
 from lamina.backend.protocols._types import DType as DType
+from lamina.backend.protocols._types import Pytrees as Pytrees
 from lamina.backend.protocols._types import Shape as Shape
 from lamina.backend.protocols._types import Tensor as Tensor
 from lamina.backend.protocols.export import ExportOps as ExportOps
@@ -65,7 +68,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 4)
+KIT_VERSION: tuple[int, int] = (1, 5)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

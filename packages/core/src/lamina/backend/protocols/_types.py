@@ -12,3 +12,6 @@ DType: TypeAlias = str
 
 Shape: TypeAlias = tuple[int | None, ...]
 Axis: TypeAlias = int | tuple[int, ...] | None
+
+Pytrees: TypeAlias = tuple[Any, ...]
+"""A tuple of nested structures of tensors (the primals, tangents and results of `jvp`)."""

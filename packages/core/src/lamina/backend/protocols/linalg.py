@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ._types import Tensor
+from ._types import Pytrees, Tensor
 
 
 class LinalgOps(Protocol):
@@ -25,12 +25,8 @@ class LinalgOps(Protocol):
     def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]: ...
     def inv(self, x: Tensor) -> Tensor: ...
     def jvp(
-        self,
-        fun: Callable[..., Any],
-        primals: tuple[Any, ...],
-        tangents: tuple[Any, ...],
-        has_aux: bool,
-    ) -> tuple[Any, ...]: ...
+        self, fun: Callable[..., Any], primals: Pytrees, tangents: Pytrees, has_aux: bool
+    ) -> Pytrees: ...
     def lstsq(self, a: Tensor, b: Tensor, rcond: float | None) -> Tensor: ...
     def lu_factor(self, x: Tensor) -> tuple[Tensor, Tensor]: ...
     def norm(self, x: Tensor, ord: Any, axis: tuple[int, ...] | None, keepdims: bool) -> Tensor: ...
