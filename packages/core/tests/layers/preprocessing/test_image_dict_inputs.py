@@ -33,6 +33,7 @@ GEOMETRIC = [
     (layers.RandomZoom, {"height_factor": 0.3}),
     (layers.RandomRotation, {"factor": 0.1}),
     (layers.RandomShear, {"x_factor": 0.2, "y_factor": 0.2}),
+    (layers.RandomPerspective, {"scale": 0.3}),
 ]
 AFFINE = (layers.RandomTranslation, layers.RandomZoom, layers.RandomRotation, layers.RandomShear)
 
@@ -55,6 +56,8 @@ def _make(cls: type, kwargs: dict, fmt: str = "xyxy") -> object:
     kwargs = dict(kwargs, bounding_box_format=fmt)
     if cls in AFFINE:
         kwargs.update(fill_mode="constant", interpolation="nearest", seed=1)
+    if cls is layers.RandomPerspective:
+        kwargs.update(interpolation="nearest", seed=1)
     return cls(**kwargs)
 
 

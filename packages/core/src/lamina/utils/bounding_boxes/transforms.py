@@ -32,13 +32,18 @@ def _per_image(value: Any, boxes: Any) -> Any:
 
 def map_corners(parts: list[Any], matrix: list[Any]) -> list[Any]:
     """xyxy box parts through the affine map ``x' = m0 x + m1 y + m2``,
-    ``y' = m3 x + m4 y + m5``: the axis-aligned box around the four moved corners."""
-    m0, m1, m2, m3, m4, m5 = matrix
+    ``y' = m3 x + m4 y + m5`` (or, given nine coefficients, the projective map that also
+    divides both by ``m6 x + m7 y + m8``): the axis-aligned box around the four moved
+    corners."""
     x1, y1, x2, y2 = parts
     xs, ys = [], []
     for x, y in ((x1, y1), (x2, y1), (x1, y2), (x2, y2)):
-        xs.append(ops.add(ops.add(ops.multiply(m0, x), ops.multiply(m1, y)), m2))
-        ys.append(ops.add(ops.add(ops.multiply(m3, x), ops.multiply(m4, y)), m5))
+        row = [ops.add(ops.add(ops.multiply(matrix[i], x), ops.multiply(matrix[i + 1], y)),
+                       matrix[i + 2]) for i in range(0, len(matrix), 3)]  # fmt: skip
+        if len(row) == 3:
+            row = [ops.divide(row[0], row[2]), ops.divide(row[1], row[2])]
+        xs.append(row[0])
+        ys.append(row[1])
     low_x, high_x, low_y, high_y = xs[0], xs[0], ys[0], ys[0]
     for x, y in zip(xs[1:], ys[1:], strict=True):
         low_x, high_x = ops.minimum(low_x, x), ops.maximum(high_x, x)

@@ -76,7 +76,7 @@ class RandomPerspective(RandomImageAugmentation):
         fill_value: the value of pixels that come from outside the image.
         seed: an int seed for the layer's `SeedGenerator`.
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: base `Layer` arguments.
+        **kwargs: base `Layer` arguments, and `bounding_box_format` for dict inputs.
 
     Example:
         >>> images = np.random.default_rng(0).random((2, 8, 8, 3)).astype("float32")
@@ -84,7 +84,7 @@ class RandomPerspective(RandomImageAugmentation):
         (2, 8, 8, 3)
     """
 
-    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
+    dict_inputs = _dict_inputs.GEOMETRIC
 
     def __init__(self, factor: Any = 1.0, scale: float = 1.0, interpolation: str = "bilinear",
                  fill_value: float = 0.0, seed: int | None = None,
@@ -107,23 +107,38 @@ class RandomPerspective(RandomImageAugmentation):
         start = ops.broadcast_to(start, ops.shape(move))
         return start, ops.add(start, ops.multiply(move, size))
 
-    def transform(self, images: Any, training: bool) -> Any:
+    def draw(self, images: Any, training: bool) -> Any:
         rows, cols = self._spatial_axes()
         shape = ops.shape(images)
         h = ops.cast(shape[rows], "float32")
         w = ops.cast(shape[cols], "float32")
         start, end = self.corners(shape[0], h, w)
         apply = ops.reshape(self.applies(shape[0], self.factor), (-1, 1, 1))
-        end = ops.where(apply, end, start)
+        return start, ops.where(apply, end, start)
+
+    def apply(self, images: Any, params: Any, masks: bool) -> Any:
+        start, end = params
         # Output pixels sample the input through end -> unit square -> start.
         m = _matmul3(_square_to_quad(start), _adjugate3(_square_to_quad(end)))
         scale = m[8]
         columns = [ops.reshape(ops.divide(v, scale), (-1, 1)) for v in m[:8]]
         matrix = ops.cast(ops.concatenate(columns, axis=1), images.dtype)
         return ops.image.affine_transform(
-            images, matrix, interpolation=self.interpolation, fill_mode="constant",
-            fill_value=self.fill_value, data_format=self.data_format,
+            images, matrix, interpolation="nearest" if masks else self.interpolation,
+            fill_mode="constant", fill_value=0.0 if masks else self.fill_value,
+            data_format=self.data_format,
         )  # fmt: skip
+
+    def box_map(self, params: Any, size: tuple[Any, Any], out_size: tuple[Any, Any]) -> Any:
+        start, end = params
+        # start -> end on pixel centres, conjugated by the half-pixel shift.
+        forward = _matmul3(_square_to_quad(end), _adjugate3(_square_to_quad(start)))
+        one = ops.ones_like(forward[0])
+        zero = ops.zeros_like(one)
+        half = ops.multiply(one, 0.5)
+        shift = [one, zero, half, zero, one, half, zero, zero, one]
+        back = [one, zero, ops.negative(half), zero, one, ops.negative(half), zero, zero, one]
+        return _matmul3(shift, _matmul3(forward, back))
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
