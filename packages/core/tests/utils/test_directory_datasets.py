@@ -252,9 +252,46 @@ def test_audio_padding_lengths_and_scale(tmp_path: Path, output: str) -> None:
     ((audio, _),) = list(batches_of(fixed))
     assert audio.shape == (3, 4, 2)
     with pytest.raises(ValueError, match="sampling_rate"):
-        utils.audio_dataset_from_directory(tmp_path, sampling_rate=16000, verbose=False)
+        utils.audio_dataset_from_directory(tmp_path, sampling_rate=0, verbose=False)
     with pytest.raises(ValueError, match="ragged"):
         utils.audio_dataset_from_directory(tmp_path, ragged=True, output_sequence_length=3)
+
+
+def test_audio_resampled_to_sampling_rate(tmp_path: Path, output: str) -> None:
+    signal = pytest.importorskip("scipy.signal")
+    (tmp_path / "a").mkdir()
+    samples = (np.random.default_rng(0).uniform(-1, 1, (50, 2)) * 20000).astype("int16")
+    _wav(tmp_path / "a" / "0.wav", samples, rate=8000)
+    expected = signal.resample_poly(samples / 32768.0, 3, 2, axis=0)  # 8 kHz -> 12 kHz
+    for length, shape in ((None, (1, 75, 2)), (60, (1, 60, 2))):
+        ds = utils.audio_dataset_from_directory(
+            tmp_path,
+            sampling_rate=12000,
+            output_sequence_length=length,
+            labels=None,
+            batch_size=1,
+            shuffle=False,
+            verbose=False,
+        )
+        check_kind(ds, output)
+        (audio,) = list(batches_of(ds))
+        assert audio.shape == shape
+        # float32 output of a float64 reference: a few float32 ulps at unit amplitude.
+        np.testing.assert_allclose(audio[0], expected[: shape[1]], rtol=0, atol=1e-6)
+
+
+def test_resampling_keeps_a_tone() -> None:
+    from lamina.utils.audio_dataset import resample
+
+    time_in = np.arange(800) / 8000.0
+    tone = np.sin(2 * np.pi * 440.0 * time_in)[:, None].astype("float32")
+    for rate in (16000, 6000):
+        out = resample(tone, 8000, rate)
+        assert out.shape == (-(-800 * rate // 8000), 1)
+        time_out = np.arange(len(out)) / rate
+        middle = slice(len(out) // 4, 3 * len(out) // 4)  # away from the zero-padded ends
+        reference = np.sin(2 * np.pi * 440.0 * time_out)[middle]
+        np.testing.assert_allclose(out[middle, 0], reference, rtol=0, atol=2e-3)
 
 
 def test_audio_ragged_on_tf_data(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import wave
 from typing import Any
@@ -15,11 +16,18 @@ from lamina.utils._directory import directory_dataset, shared_arguments
 
 def read_wav(path: str, sampling_rate: int | None = None) -> np.ndarray[Any, Any]:
     """A PCM WAV file as float32 ``(samples, channels)`` in ``[-1, 1)``, scaled as
-    `tf.audio.decode_wav` scales 16-bit audio (by 2**15)."""
+    `tf.audio.decode_wav` scales 16-bit audio (by 2**15), resampled to `sampling_rate`
+    when given and different from the file's rate."""
     with wave.open(path, "rb") as f:
         width, channels, rate = f.getsampwidth(), f.getnchannels(), f.getframerate()
         raw = f.readframes(f.getnframes())
-    _check_rate(path, rate, sampling_rate)
+    audio = _decode_pcm(raw, width, channels, path)
+    if sampling_rate is None or sampling_rate == rate:
+        return audio
+    return resample(audio, rate, sampling_rate)
+
+
+def _decode_pcm(raw: bytes, width: int, channels: int, path: str) -> np.ndarray[Any, Any]:
     if width == 1:  # 8-bit WAV is unsigned, centred on 128
         values = (np.frombuffer(raw, "uint8").astype("float32") - 128.0) / 128.0
     elif width == 3:
@@ -64,7 +72,9 @@ def audio_dataset_from_directory(
         label_mode: ``"int"``, ``"categorical"``, ``"binary"`` or None (audio only).
         class_names: the sub-directories to use, in label order.
         batch_size: clips per batch, or None for single clips.
-        sampling_rate: the rate every file must have (files are not resampled).
+        sampling_rate: resample every clip to this rate (Hz), as Keras 3 does with
+            TensorFlow I/O; here with NumPy (polyphase, as `scipy.signal.resample_poly`).
+            `output_sequence_length` then counts samples at this rate.
         output_sequence_length: cut or zero-pad every clip to this many samples.
         ragged: give `tf.RaggedTensor` batches of clips of their own lengths.
         shuffle: shuffle the files (seeded) and each pass.
@@ -131,17 +141,42 @@ def audio_dataset_from_directory(
         sample_spec=((output_sequence_length, None), "float32"),
         wrap=wrap if wrap is not None else to_output,
     )
-    if sampling_rate is not None:  # checked now: an error inside tf.data changes its type
-        for dataset in result if isinstance(result, list) else [result]:
-            for path in dataset.file_paths:
-                with wave.open(path, "rb") as f:
-                    _check_rate(path, f.getframerate(), sampling_rate)
     return result
 
 
-def _check_rate(path: str, rate: int, sampling_rate: int | None) -> None:
-    if sampling_rate is not None and rate != sampling_rate:
-        raise ValueError(
-            f"audio_dataset_from_directory: {path!r} is sampled at {rate} Hz; argument "
-            f"`sampling_rate` asks for {sampling_rate} Hz and Lamina does not resample."
-        )
+_RESAMPLE_BLOCK = 8192  # output samples computed at once
+
+
+def resample(audio: np.ndarray[Any, Any], rate_in: int, rate_out: int) -> np.ndarray[Any, Any]:
+    """`audio` ``(samples, channels)`` resampled from `rate_in` to `rate_out` Hz.
+
+    A polyphase FIR resampler, the method of `scipy.signal.resample_poly` with its
+    defaults: the rates reduced to ``up / down``, a Kaiser-windowed (beta 5) sinc low-pass
+    of ``20 * max(up, down) + 1`` taps at the lower Nyquist rate, centred so that output
+    sample ``k`` sits at input time ``k * down / up``; ``ceil(n * up / down)`` samples out.
+    Only the taps that meet a non-zero input are summed (the polyphase form).
+    """
+    g = math.gcd(rate_in, rate_out)
+    up, down = rate_out // g, rate_in // g
+    n_in = audio.shape[0]
+    n_out = -(-n_in * up // down)
+    rate = max(up, down)
+    half = 10 * rate
+    taps = np.arange(2 * half + 1) - half
+    h = np.sinc(taps / rate) / rate * np.kaiser(2 * half + 1, 5.0)
+    h *= up / h.sum()  # unit gain at DC, times `up` for the zeros put between samples
+    # Output k is the filter centred at upsampled position k * down: input j meets tap
+    # (k * down - j * up + half); keep the taps of one phase and the inputs they meet.
+    per_phase = -(-len(h) // up)
+    h = np.concatenate([h, np.zeros(per_phase * up - len(h))])
+    t = np.arange(per_phase)
+    signal = audio.astype("float64")
+    out = np.zeros((n_out, audio.shape[1]), "float32")
+    for start in range(0, n_out, _RESAMPLE_BLOCK):  # bounded memory for long clips
+        centre = np.arange(start, min(start + _RESAMPLE_BLOCK, n_out)) * down + half
+        tap = (centre % up)[:, None] + t[None, :] * up
+        source = (centre // up)[:, None] - t[None, :]
+        weights = np.where((source >= 0) & (source < n_in), h[tap], 0.0)
+        gathered = signal[np.clip(source, 0, max(n_in - 1, 0))]
+        out[start : start + len(centre)] = np.einsum("kt,ktc->kc", weights, gathered)
+    return out
