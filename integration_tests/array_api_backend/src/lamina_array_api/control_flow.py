@@ -8,10 +8,9 @@ flattened leading indices.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from lamina.backend.kit import Tensor
+from lamina.backend.kit import Tensor, forward_only, no_gradient
 from lamina_array_api._xp import last_writer, pad_constant, scatter_rows, xp
 
 __all__ = [
@@ -25,15 +24,9 @@ __all__ = [
 Flat = tuple[Tensor, ...]
 
 
-def stop_gradient(x: Tensor) -> Tensor:
-    return x
-
-
-def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
-    def forward(*args: Any, **kwargs: Any) -> Any:
-        return f(*args, **kwargs)[0]
-
-    return forward
+# No automatic differentiation: nothing to stop, and a custom gradient is never asked for.
+stop_gradient = no_gradient
+custom_gradient = forward_only
 
 
 def _starts(inputs: Tensor, start_indices: Flat, shape: Sequence[int]) -> list[int]:

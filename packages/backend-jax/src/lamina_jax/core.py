@@ -86,26 +86,15 @@ def _has_unknown(args: Any, kwargs: Any) -> bool:
 
 
 def _eval_shape(fn: Callable[..., Any], args: Any, kwargs: Any, fill: int) -> Any:
-    from lamina import tree
-    from lamina.backend.kit import StatelessScope, SymbolicTensor
+    from lamina.backend.kit import symbolic_inputs
 
-    flat = tree.flatten((args, kwargs))
-    where = [i for i, x in enumerate(flat) if isinstance(x, SymbolicTensor)]
+    symbols, pure = symbolic_inputs(fn, args, kwargs)
     specs = [
         jax.ShapeDtypeStruct(
-            tuple(fill if d is None else d for d in flat[i].shape), to_numpy_dtype(flat[i].dtype)
+            tuple(fill if d is None else d for d in s.shape), to_numpy_dtype(s.dtype)
         )
-        for i in where
+        for s in symbols
     ]
-
-    def pure(*arrays: Any) -> Any:
-        leaves = list(flat)
-        for i, array in zip(where, arrays, strict=True):
-            leaves[i] = array
-        a, k = tree.pack_sequence_as((args, kwargs), leaves)
-        with StatelessScope():
-            return fn(*a, **k)
-
     return jax.eval_shape(pure, *specs)
 
 

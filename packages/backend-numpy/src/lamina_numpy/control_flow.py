@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
 
-from lamina.backend.kit import Tensor, clamped_block
+from lamina.backend.kit import Tensor, clamped_block, forward_only, no_gradient
 
 Flat = tuple[Tensor, ...]
 
 
-def stop_gradient(x: Tensor) -> Tensor:
-    return x
-
-
-def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
-    def forward(*args: Any, **kwargs: Any) -> Any:
-        return f(*args, **kwargs)[0]
-
-    return forward
+# No automatic differentiation: nothing to stop, and a custom gradient is never asked for.
+stop_gradient = no_gradient
+custom_gradient = forward_only
 
 
 def slice_update(inputs: Tensor, start_indices: Flat, updates: Tensor) -> Tensor:

@@ -70,21 +70,10 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
 
 
 def _trace_function(fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
-    from lamina import tree
-    from lamina.backend.kit import StatelessScope, SymbolicTensor
+    from lamina.backend.kit import symbolic_inputs
 
-    flat = tree.flatten((args, kwargs))
-    where = [i for i, x in enumerate(flat) if isinstance(x, SymbolicTensor)]
-    signature = [tf.TensorSpec(flat[i].shape, flat[i].dtype) for i in where]
-
-    def pure(*tensors: Any) -> Any:
-        leaves = list(flat)
-        for i, tensor in zip(where, tensors, strict=True):
-            leaves[i] = tensor
-        a, k = tree.pack_sequence_as((args, kwargs), leaves)
-        with StatelessScope():
-            return fn(*a, **k)
-
+    symbols, pure = symbolic_inputs(fn, args, kwargs)
+    signature = [tf.TensorSpec(s.shape, s.dtype) for s in symbols]
     traced = tf.function(pure, input_signature=signature, autograph=False, reduce_retracing=False)
     return traced.get_concrete_function().structured_outputs
 

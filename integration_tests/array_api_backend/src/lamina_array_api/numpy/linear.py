@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lamina.backend.kit import Tensor
+from lamina.backend.kit import Tensor, correlation_window
 from lamina_array_api._einsum import einsum as einsum
 from lamina_array_api._xp import index_grid, pad_constant, xp
 
@@ -44,13 +44,7 @@ def correlate(x1: Tensor, x2: Tensor, mode: str) -> Tensor:
     windows = index_grid(m + n - 1)[:, None] + index_grid(n)[None, :]
     full = xp.take(padded, xp.reshape(windows, (-1,)), axis=0)
     full = xp.reshape(full, (m + n - 1, n)) @ v
-    if mode == "full":
-        return full
-    if mode == "valid":
-        start, length = min(n - 1, m - 1), abs(m - n) + 1
-    else:  # "same"
-        start, length = (n - 1 - n // 2 if m >= n else m // 2), max(m, n)
-    return full[start : start + length]
+    return full[correlation_window(m, n, mode)]
 
 
 def dot(x1: Tensor, x2: Tensor) -> Tensor:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import tensorflow as tf
 
-from lamina.backend.kit import Tensor
+from lamina.backend.kit import Tensor, correlation_window
 
 # TF's MatMul/BatchMatMul kernels lack small ints, bool and uint32: compute wider, cast back.
 _WIDER = {
@@ -69,13 +69,7 @@ def correlate(x1: Tensor, x2: Tensor, mode: str) -> Tensor:
     padded = tf.pad(x1, [[m - 1, m - 1]])
     full = tf.nn.conv1d(padded[None, :, None], x2[:, None, None], stride=1, padding="VALID")
     full = full[0, :, 0]
-    if mode == "full":
-        return full
-    if mode == "same":
-        start, size = ((m - 1) // 2 if n >= m else n // 2), max(n, m)
-    else:
-        start, size = min(n, m) - 1, max(n, m) - min(n, m) + 1
-    return full[start : start + size]
+    return full[correlation_window(n, m, mode)]
 
 
 def tensordot(x1: Tensor, x2: Tensor, axes: tuple[tuple[int, ...], tuple[int, ...]]) -> Tensor:

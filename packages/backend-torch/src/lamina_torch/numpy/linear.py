@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from lamina.backend.kit import Tensor
+from lamina.backend.kit import Tensor, correlation_window
 
 
 def matmul(x1: Tensor, x2: Tensor) -> Tensor:
@@ -29,13 +29,7 @@ def correlate(x1: Tensor, x2: Tensor, mode: str) -> Tensor:
     n, m = x1.shape[0], x2.shape[0]
     padded = torch.nn.functional.pad(x1, (m - 1, m - 1))
     full = torch.nn.functional.conv1d(padded[None, None], x2[None, None])[0, 0]
-    if mode == "full":
-        return full
-    if mode == "same":
-        start, size = ((m - 1) // 2 if n >= m else n // 2), max(n, m)
-    else:
-        start, size = min(n, m) - 1, max(n, m) - min(n, m) + 1
-    return full[start : start + size]
+    return full[correlation_window(n, m, mode)]
 
 
 def tensordot(x1: Tensor, x2: Tensor, axes: tuple[tuple[int, ...], tuple[int, ...]]) -> Tensor:

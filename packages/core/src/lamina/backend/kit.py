@@ -15,15 +15,18 @@ What is here, by use:
   `LayerMixin`, `Variable` (the base of the backend's variable class), `RuntimeOps` (seeds,
   counters, profiler, determinism; `ModuleBackend` defaults to a generic one), `ExportOps`
   (the optional SavedModel export namespace; `ModuleBackend(export=...)`).
-* Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `StatelessScope`,
-  `SeedStateScope`, `global_seed_generator`, `tree`.
+* Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `symbolic_inputs`,
+  `StatelessScope`, `SeedStateScope`, `global_seed_generator`, `tree`.
 * Training steps: `unpack_x_y_sample_weight`, `batch_size_of`, `track_loss`, `loss_sums`,
   `clear_losses` (the hooks a step needs besides the model's public methods).
 * Kernels' shared arithmetic: `patch_positions` (im2col gather indices), `clamped_block`
   (the basic-indexing key of an eager `slice_update`); window arguments `Ints`, `Pads`,
   `Pair`, `grow_and_crop` (pads a library cannot take negative, as pad widths and crop
   slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold);
-  `NumpyStyleLinalg`, the `linalg` namespace forwarded to a NumPy-style library.
+  `NumpyStyleLinalg`, the `linalg` namespace forwarded to a NumPy-style library;
+  `correlation_window` (the slice of a full correlation a NumPy mode keeps).
+* Backends that never differentiate: `no_gradient` and `forward_only` (their
+  `stop_gradient` and `custom_gradient`).
 * Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
   being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
@@ -51,11 +54,13 @@ from lamina.backend.protocols._types import Shape as Shape
 from lamina.backend.protocols._types import Tensor as Tensor
 from lamina.backend.protocols.export import ExportOps as ExportOps
 from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
+from lamina.backend.tracing import symbolic_inputs as symbolic_inputs
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
 from lamina.backend.windows import Ints as Ints
 from lamina.backend.windows import Pads as Pads
 from lamina.backend.windows import Pair as Pair
 from lamina.backend.windows import PatchGrid as PatchGrid
+from lamina.backend.windows import correlation_window as correlation_window
 from lamina.backend.windows import grow_and_crop as grow_and_crop
 from lamina.backend.windows import patch_grid as patch_grid
 from lamina.distribution.strategies import variable_layout as variable_layout
@@ -68,7 +73,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 5)
+KIT_VERSION: tuple[int, int] = (1, 6)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
@@ -92,6 +97,23 @@ def clamped_block(
         first = min(max(first + dim if first < 0 else first, 0), dim - size)
         key.append(slice(first, first + size))
     return tuple(key)
+
+
+def no_gradient(x: Tensor) -> Tensor:
+    """`control_flow.stop_gradient` of a backend that never differentiates: `x` itself."""
+    return x
+
+
+def forward_only(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`control_flow.custom_gradient` of a backend that never differentiates.
+
+    `f` returns ``(value, grad_fn)``; the result returns the value alone.
+    """
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        return f(*args, **kwargs)[0]
+
+    return forward
 
 
 def unpack_x_y_sample_weight(data: Any) -> tuple[Any, Any, Any]:

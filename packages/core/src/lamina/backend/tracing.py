@@ -1,7 +1,8 @@
 """Shape inference by running a function on placeholder arrays.
 
 For backends without an abstract tracer (NumPy), `compute_output_spec` runs the function
-on zero-filled arrays. Unknown (None) dims are filled with two different sizes; an output
+on zero-filled arrays (`trace_with_arrays`); backends with one hand it the function that
+`symbolic_inputs` makes. Unknown (None) dims are filled with two different sizes; an output
 dim that changes between the two runs depends on them and becomes None.
 """
 
@@ -11,6 +12,34 @@ from collections.abc import Callable
 from typing import Any
 
 _FILLS = (83, 89)
+
+
+def symbolic_inputs(
+    fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[list[Any], Callable[..., Any]]:
+    """The symbolic tensors among `args` and `kwargs`, and `fn` as a function of arrays for them.
+
+    For backends with an abstract tracer (``jax.eval_shape``, ``tf.function``): describe each
+    returned `SymbolicTensor` (shape, dtype) to the tracer and trace the returned function,
+    which takes one array per symbolic tensor, in that order, and calls `fn` with them in
+    their places (everything else as given) inside a `StatelessScope`.
+    """
+    from lamina import tree
+    from lamina.ops.symbolic import SymbolicTensor
+    from lamina.variables.scopes import StatelessScope
+
+    flat = tree.flatten((args, kwargs))
+    where = [i for i, x in enumerate(flat) if isinstance(x, SymbolicTensor)]
+
+    def pure(*arrays: Any) -> Any:
+        leaves = list(flat)
+        for i, array in zip(where, arrays, strict=True):
+            leaves[i] = array
+        a, k = tree.pack_sequence_as((args, kwargs), leaves)
+        with StatelessScope():
+            return fn(*a, **k)
+
+    return [flat[i] for i in where], pure
 
 
 def trace_with_arrays(

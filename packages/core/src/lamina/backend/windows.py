@@ -87,3 +87,24 @@ def patch_grid(
         pad_widths=((0, 0), (0, 0), (ph, ph), (pw, pw)),
         crop=(all_rows, all_rows, slice(ph, ph + h), slice(pw, pw + w)),
     )
+
+
+def correlation_window(size1: int, size2: int, mode: str) -> slice:
+    """The part of a full 1-D correlation that NumPy's `mode` keeps.
+
+    The full correlation of inputs of lengths `size1` and `size2` has ``size1 + size2 - 1``
+    values; ``"same"`` keeps ``max(size1, size2)`` of them around the centre, ``"valid"``
+    those where the inputs overlap completely.
+
+    Example:
+        >>> from lamina.backend.kit import correlation_window
+        >>> correlation_window(5, 3, "same"), correlation_window(5, 3, "valid")
+        (slice(1, 6, None), slice(2, 5, None))
+    """
+    if mode == "full":
+        return slice(None)
+    if mode == "same":
+        start = (size2 - 1) // 2 if size1 >= size2 else size1 // 2
+        return slice(start, start + max(size1, size2))
+    start = min(size1, size2) - 1
+    return slice(start, start + abs(size1 - size2) + 1)
