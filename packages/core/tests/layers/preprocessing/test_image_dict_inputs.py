@@ -131,8 +131,10 @@ def test_inference_colour_layers_and_errors() -> None:
         layers.RandomFlip(seed=0)(data, training=True)
     with pytest.raises(ValueError, match="bounding_box_format='xxyy'"):
         layers.RandomFlip(bounding_box_format="xxyy")
-    with pytest.raises(ValueError, match="`images` only"):
+    with pytest.raises(ValueError, match="bounding_boxes"):
         layers.MixUp(seed=0)(data, training=True)
+    with pytest.raises(ValueError, match="labels"):
+        layers.RandAugment(seed=0)({"images": IMAGES, "labels": data["labels"]})
     assert layers.RandomFlip(bounding_box_format="yxyx").get_config()["bounding_box_format"] == (
         "yxyx"
     )
@@ -161,3 +163,17 @@ def test_functional_model_on_dicts_keeps_padding_boxes() -> None:
     expected = np.concatenate([BOXES / 2, -np.ones((2, 1, 4), "float32")], axis=1)
     np.testing.assert_allclose(_np(out["bounding_boxes"]["boxes"]), expected, atol=1e-5)
     np.testing.assert_array_equal(_np(out["bounding_boxes"]["labels"]), [[3, -1], [5, -1]])
+
+
+@pytest.mark.parametrize("cls", [layers.MixUp, layers.CutMix])
+def test_mixing_layers_mix_labels_as_the_images(cls: type) -> None:
+    # Image i is the constant 10 i, so its mean after mixing is the labels' weighted sum.
+    values = np.arange(4, dtype="float32") * 10
+    images = np.broadcast_to(values[:, None, None, None], (4, 6, 6, 1)).copy()
+    labels = np.eye(4, dtype="float32")
+    out = cls(seed=2)({"images": images, "labels": labels}, training=True)
+    mixed = _np(out["labels"])
+    np.testing.assert_allclose(mixed.sum(-1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(_np(out["images"]).mean(axis=(1, 2, 3)), mixed @ values,
+                               rtol=1e-4, atol=1e-3)  # fmt: skip
+    assert not np.allclose(mixed, labels)

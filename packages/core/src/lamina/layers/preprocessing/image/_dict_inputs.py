@@ -7,7 +7,9 @@ None), ``apply(images, params, masks)`` (the warp; ``masks=True`` for segmentati
 which are sampled with "nearest") and ``box_map(params, in_size, out_size)`` (where a
 point of the input lands in the output, as six coefficients ``x' = m0 x + m1 y + m2``,
 ``y' = m3 x + m4 y + m5`` in continuous pixel coordinates: pixel ``i`` spans ``[i, i+1)``).
-Colour layers leave boxes, masks and labels as they are.
+Colour layers leave boxes, masks and labels as they are. Mixing layers (``"mixing"``)
+define ``mix(images) -> (images, order, weight)`` and mix the labels with the partner
+``order`` and each image's own ``weight``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from lamina.utils.bounding_boxes.transforms import map_corners
 
 PASS_THROUGH = "pass_through"
 GEOMETRIC = "geometric"
+MIXING = "mixing"
 UNSUPPORTED = "unsupported"
 
 
@@ -132,6 +135,15 @@ def _move_masks(layer: Any, masks: Any, params: Any, batched: bool) -> Any:
     return ops.cast(ops.round(m) if "int" in str(dtype) else m, dtype)
 
 
+def _mix_labels(labels: Any, order: Any, weight: Any, batched: bool) -> Any:
+    """``w labels + (1 - w) labels[order]`` per sample, in float32."""
+    y = ops.cast(labels, "float32")
+    y = y if batched else ops.expand_dims(y, 0)
+    w = ops.reshape(weight, (-1,) + (1,) * (len(y.shape) - 1))
+    mixed = ops.add(ops.multiply(w, y), ops.multiply(ops.subtract(1.0, w), ops.take(y, order, 0)))
+    return mixed if batched else ops.squeeze(mixed, 0)
+
+
 def output_spec(layer: Any, data: dict[str, Any], image_spec: Any) -> dict[str, Any]:
     """The symbolic output of a dict input, given that of its images: boxes and labels
     keep their specs, masks take the images' new height and width."""
@@ -141,6 +153,9 @@ def output_spec(layer: Any, data: dict[str, Any], image_spec: Any) -> dict[str, 
     # Fresh tensors even for what passes through: an output must not be its own input.
     out = tree.map_structure(lambda t: SymbolicTensor(tuple(t.shape), dtype=t.dtype), data)
     out["images"] = image_spec
+    labels = data.get("labels")
+    if labels is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == MIXING:
+        out["labels"] = SymbolicTensor(tuple(labels.shape), dtype="float32")
     masks = data.get("segmentation_masks")
     if masks is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == GEOMETRIC:
         shape = list(masks.shape)
@@ -162,10 +177,13 @@ def call_on_dict(layer: Any, data: dict[str, Any], training: bool, active: bool)
             f"{name}: a dict input needs an `images` entry. Received keys: {sorted(data)}"
         )
     extra = sorted(k for k in data if k != "images")
-    if kind == UNSUPPORTED and extra:
+    if kind == MIXING:
+        extra = [k for k in extra if k in ("bounding_boxes", "segmentation_masks")]
+    if kind in (UNSUPPORTED, MIXING) and extra:
         raise ValueError(
-            f"{name} takes a dict input with `images` only: it does not yet carry labels, "
-            f"bounding boxes or segmentation masks along. Received keys: {extra}"
+            f"{name} takes a dict input with `images` (and, for mixing layers, `labels`) "
+            "only: it does not yet carry the other entries along. Received keys: "
+            f"{extra}"
         )
     from lamina.layers.preprocessing.image._base import check_rank
 
@@ -176,6 +194,12 @@ def call_on_dict(layer: Any, data: dict[str, Any], training: bool, active: bool)
     out = dict(data)
     if not active:
         out["images"] = images if batched else ops.squeeze(images, 0)
+        return out
+    if kind == MIXING:
+        result, order, weight = layer.mix(images)
+        out["images"] = result if batched else ops.squeeze(result, 0)
+        if "labels" in data:
+            out["labels"] = _mix_labels(data["labels"], order, weight, batched)
         return out
     if kind != GEOMETRIC:
         result = layer.transform(images, training)

@@ -13,7 +13,8 @@ from lamina.layers.preprocessing.image._base import RandomImageAugmentation, fac
 class MixUp(RandomImageAugmentation):
     """In training, replace image ``i`` by ``w x_i + (1 - w) x_p(i)``, with ``p`` a random
     permutation of the batch and ``w ~ Beta(alpha, alpha)`` drawn per image. The output is
-    in the compute dtype. Only image tensors are taken (labels are not mixed).
+    in the compute dtype. A dict input's ``labels`` (one-hot or soft) are mixed with the
+    same weights.
 
     Args:
         alpha: the Beta distribution's concentration, positive (small: weights near 0 or 1).
@@ -26,7 +27,7 @@ class MixUp(RandomImageAugmentation):
         >>> lamina.layers.MixUp(alpha=0.2, seed=0)(images, training=True)
     """
 
-    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
+    dict_inputs = _dict_inputs.MIXING
 
     def __init__(self, alpha: float = 0.2, data_format: str | None = None,
                  seed: int | None = None, **kwargs: Any) -> None:  # fmt: skip
@@ -39,13 +40,18 @@ class MixUp(RandomImageAugmentation):
         self.alpha: float = float(value)
 
     def transform(self, images: Any, training: bool) -> Any:
+        return self.mix(images)[0]
+
+    def mix(self, images: Any) -> tuple[Any, Any, Any]:
+        """The mixed images, the partner order and each image's own weight ``(batch,)``."""
         batch = ops.shape(images)[0]
         order = random.shuffle(ops.arange(batch, dtype="int32"), seed=self.seed_generator)
         weight = random.beta((batch,), self.alpha, self.alpha, dtype="float32",
                              seed=self.seed_generator)  # fmt: skip
         w = ops.cast(ops.reshape(weight, (-1, 1, 1, 1)), images.dtype)
         partner = ops.take(images, order, axis=0)
-        return ops.add(ops.multiply(w, images), ops.multiply(ops.subtract(1.0, w), partner))
+        mixed = ops.add(ops.multiply(w, images), ops.multiply(ops.subtract(1.0, w), partner))
+        return mixed, order, weight
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
@@ -57,7 +63,8 @@ class CutMix(RandomImageAugmentation):
     """In training, paste into each image a box cut from another image of the batch (a
     random permutation). Each box covers a fraction ``1 - w`` of the image's side lengths
     squared, ``w ~ Beta(a, a)`` per image with ``a`` drawn per call from `factor`; its
-    position is uniform. The output is in the compute dtype; labels are not mixed.
+    position is uniform. The output is in the compute dtype; a dict input's ``labels`` are
+    mixed by the fraction of each image that was pasted.
 
     Args:
         factor: the Beta concentration's range, in [0, 1]: a number ``f`` draws from
@@ -71,7 +78,7 @@ class CutMix(RandomImageAugmentation):
         >>> lamina.layers.CutMix(seed=0)(images, training=True)
     """
 
-    dict_inputs = _dict_inputs.UNSUPPORTED  # labels, boxes and masks do not follow (yet)
+    dict_inputs = _dict_inputs.MIXING
 
     def __init__(self, factor: Any = 1.0, seed: int | None = None,
                  data_format: str | None = None, **kwargs: Any) -> None:  # fmt: skip
@@ -79,6 +86,10 @@ class CutMix(RandomImageAugmentation):
         self.factor = factor_pair("CutMix", "factor", factor, (0.0, 1.0), symmetric=False)
 
     def transform(self, images: Any, training: bool) -> Any:
+        return self.mix(images)[0]
+
+    def mix(self, images: Any) -> tuple[Any, Any, Any]:
+        """The mixed images, the partner order and the fraction of each image kept."""
         batch = ops.shape(images)[0]
         a = ops.add(self.uniform(1, *self.factor), 1e-6)
         # Beta(a, a) as X / (X + Y) with X, Y ~ Gamma(a): `random.beta` of a traced float32
@@ -89,7 +100,10 @@ class CutMix(RandomImageAugmentation):
         ratio = ops.sqrt(ops.clip(ops.subtract(1.0, weight), 0.0, 1.0))
         inside = self.box(images, (ratio, ratio))
         order = random.shuffle(ops.arange(batch, dtype="int32"), seed=self.seed_generator)
-        return ops.where(inside, ops.take(images, order, axis=0), images)
+        mixed = ops.where(inside, ops.take(images, order, axis=0), images)
+        inside = ops.broadcast_to(inside, ops.shape(images))
+        kept = ops.subtract(1.0, ops.mean(ops.cast(inside, "float32"), axis=(1, 2, 3)))
+        return mixed, order, kept
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
