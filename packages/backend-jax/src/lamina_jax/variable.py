@@ -10,16 +10,17 @@ conversion of older JAX did), and what comes out (new values, gradients) is what
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from lamina.backend.kit import Variable, to_numpy_dtype
+from lamina.backend.kit import ArrayVariable, to_numpy_dtype
 from lamina_jax import distribution
 
 
-class JaxVariable(Variable):
+class JaxVariable(ArrayVariable):
     """A `lamina.Variable` whose state is a `jax.Array`."""
 
     _array: Any
@@ -47,13 +48,8 @@ class JaxVariable(Variable):
             )
         self._array = distribution.place(self, value)
 
-    def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
-        if isinstance(value, Variable):
-            value = value.value
+    def to_array(self, value: Any, dtype: str) -> Any:
         return jnp.asarray(value, dtype=to_numpy_dtype(dtype))
-
-    def _stored_value(self) -> Any:
-        return self._array
 
     def __jax_array__(self) -> Any:
         return self.value
@@ -68,8 +64,9 @@ def _flatten_with_keys(variable: JaxVariable) -> tuple[tuple[tuple[Any, Any]], N
     return ((jax.tree_util.GetAttrKey("value"), variable.value),), None
 
 
-def _unflatten(aux: None, children: tuple[Any, ...]) -> Any:
-    return children[0]
+def _unflatten(aux: None, children: Iterable[Any]) -> Any:
+    (value,) = children
+    return value
 
 
 jax.tree_util.register_pytree_with_keys(JaxVariable, _flatten_with_keys, _unflatten, _flatten)

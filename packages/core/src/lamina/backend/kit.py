@@ -12,7 +12,8 @@ What is here, by use:
 * Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`, `Pytrees`; `standardize_dtype`,
   `to_numpy_dtype`.
 * Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
-  `LayerMixin`, `Variable` (the base of the backend's variable class), `RuntimeOps` (seeds,
+  `LayerMixin`, `Variable` (the base of the backend's variable class; `ArrayVariable`, one
+  for arrays replaced on assignment), `RuntimeOps` (seeds,
   counters, profiler, determinism; `ModuleBackend` defaults to a generic one), `ExportOps`
   (the optional SavedModel export namespace; `ModuleBackend(export=...)`).
 * Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `symbolic_inputs`,
@@ -41,6 +42,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from lamina import tree as tree
+from lamina.backend.array_variable import ArrayVariable as ArrayVariable
 from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
 from lamina.backend.linalg_forward import NumpyStyleLinalg as NumpyStyleLinalg
@@ -73,7 +75,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 6)
+KIT_VERSION: tuple[int, int] = (1, 7)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
