@@ -113,18 +113,23 @@ def test_compute_ciou() -> None:
 
 def _np_affine(boxes: np.ndarray, angle: np.ndarray, tx: float, ty: float, scale: float,
                sx: float, sy: float) -> np.ndarray:  # fmt: skip
-    """The box around the four corners moved by 3x3 matrices built in NumPy (float64)."""
+    """The box around the four corners moved by Keras 3's map, in NumPy float64: the
+    inverse of the sampling matrix of the negated rotation and shears."""
     out = []
     for i in range(boxes.shape[0]):
-        t = np.deg2rad(angle[i])
-        rotate = np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
-        shear = np.array([[1, np.tan(np.deg2rad(sx))], [np.tan(np.deg2rad(sy)), 1]])
-        a = scale * rotate @ shear
-        c = np.array([W / 2, H / 2])
+        t, kx, ky = np.deg2rad([-angle[i], -sx, -sy])
+        # Keras 3's sampling matrix for (t, kx, ky), inverted: the forward map.
+        a = np.cos(t - ky) / np.cos(ky)
+        c = -np.sin(t - ky) / np.cos(ky)
+        b = a * np.tan(kx) + np.sin(t)
+        d = np.cos(t) - c * np.tan(kx)
+        linear = scale * np.array([[d, -b], [-c, a]])
+        centre = np.array([(W - 1) / 2, (H - 1) / 2])
+        shift = np.array([tx * (W - 1), ty * (H - 1)])
         x1, y1, x2, y2 = np.moveaxis(boxes[i].astype("float64"), -1, 0)
         corners = np.stack([[x1, y1], [x2, y1], [x1, y2], [x2, y2]])  # (4, 2, n)
-        moved = np.einsum("ij,kjn->kin", a, corners - c[None, :, None])
-        moved += (c + [tx * W, ty * H])[None, :, None]
+        rel = corners - (centre - shift)[None, :, None]
+        moved = np.einsum("ij,kjn->kin", linear, rel) + centre[None, :, None]
         out.append(np.stack([moved[:, 0].min(0), moved[:, 1].min(0), moved[:, 0].max(0),
                              moved[:, 1].max(0)], -1))  # fmt: skip
     return np.stack(out)
@@ -140,6 +145,15 @@ def test_affine_transform(fmt: str) -> None:
                                rtol=1e-4, atol=1e-3)  # fmt: skip
     same = bb.affine_transform(XYXY[0], 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, H, W)
     np.testing.assert_allclose(_np(same), XYXY[0], atol=1e-4)
+    # Two results of Keras 3.15's own affine_transform (80x100 image), recorded.
+    box = np.array([[[10.0, 20.0, 30.0, 30.0]]], "float32")
+    turned = bb.affine_transform(box, np.array([30.0], "float32"), 0.1, 0.2, 1.0, 0.0, 0.0,
+                                 80, 100)  # fmt: skip
+    np.testing.assert_allclose(_np(turned), [[[22.015648, 41.095703, 44.33616, 59.75596]]],
+                               atol=1e-3)  # fmt: skip
+    sheared = bb.affine_transform(box, 0.0, 0.0, 0.0, 1.0, 20.0, 10.0, 80, 100)
+    np.testing.assert_allclose(_np(sheared), [[[5.437603, 13.035084, 27.79375, 26.561625]]],
+                               atol=1e-3)  # fmt: skip
 
 
 def test_crop_and_pad() -> None:

@@ -57,24 +57,27 @@ def affine_transform(boxes: Any, angle: Any, translate_x: Any, translate_y: Any,
                      bounding_box_format: str = "xyxy") -> Any:  # fmt: skip
     """Move boxes as their image moves under an affine warp about a centre point.
 
-    A point ``p`` goes to ``c + t + scale * R(angle) S(shear_x, shear_y) (p - c)``: ``c``
-    the centre, ``t`` the translation, ``R`` a rotation (positive angles turn the picture
-    counter-clockwise as seen on screen, y pointing down) and ``S`` the shear
-    ``[[1, tan(shear_x)], [tan(shear_y), 1]]``. Each box becomes the box around its four
-    moved corners; boxes are not clipped (see `clip_to_image_size`).
+    A point ``p`` goes to ``c + scale * A (p - c + t)`` as in Keras 3: ``c`` the centre,
+    ``t`` the translation (both given as fractions of ``width - 1`` and ``height - 1``,
+    pixel-index units), ``A`` the rotation by `angle` (positive turns the picture
+    counter-clockwise on screen, y pointing down) combined with the shears (alone,
+    ``[[1, tan(shear_x)], [0, 1]]`` and ``[[1, 0], [tan(shear_y), 1]]``). Each box
+    becomes the box around its four moved corners; boxes are not clipped (see
+    `clip_to_image_size`).
 
     Args:
         boxes: ``(n, 4)`` or ``(batch, n, 4)`` boxes.
         angle: the rotation in degrees, a number or one per image ``(batch,)``.
-        translate_x: the horizontal move, a fraction of `width` (number or ``(batch,)``).
-        translate_y: the vertical move, a fraction of `height`.
+        translate_x: the horizontal move, a fraction of ``width - 1`` (number or
+            ``(batch,)``).
+        translate_y: the vertical move, a fraction of ``height - 1``.
         scale: the scale factor (1: no scaling).
         shear_x: the horizontal shear angle in degrees.
         shear_y: the vertical shear angle in degrees.
         height: the image height.
         width: the image width.
-        center_x: the centre's x as a fraction of `width` (default 0.5).
-        center_y: the centre's y as a fraction of `height` (default 0.5).
+        center_x: the centre's x as a fraction of ``width - 1`` (default 0.5).
+        center_y: the centre's y as a fraction of ``height - 1`` (default 0.5).
         bounding_box_format: the boxes' format (relative ones use `height` and `width`).
 
     Returns:
@@ -82,7 +85,7 @@ def affine_transform(boxes: Any, angle: Any, translate_x: Any, translate_y: Any,
 
     Example:
         >>> b = np.array([[0.0, 0.0, 10.0, 20.0]])
-        >>> lamina.utils.bounding_boxes.affine_transform(b, 0, 0.5, 0, 1, 0, 0, 40, 40)
+        >>> lamina.utils.bounding_boxes.affine_transform(b, 0, 0.5, 0, 1, 0, 0, 41, 41)
         ... # [[20., 0., 30., 20.]]
     """
     fmt = _check_format("bounding_box_format", bounding_box_format)
@@ -93,21 +96,27 @@ def affine_transform(boxes: Any, angle: Any, translate_x: Any, translate_y: Any,
         return _per_image(v, x)
 
     theta = ops.multiply(per(angle), math.pi / 180.0)
-    cos, sin = ops.cos(theta), ops.sin(theta)
+    phi_y = ops.multiply(per(shear_y), math.pi / 180.0)
     tan_x = ops.tan(ops.multiply(per(shear_x), math.pi / 180.0))
-    tan_y = ops.tan(ops.multiply(per(shear_y), math.pi / 180.0))
+    # The rotation-with-shear of Keras 3: pure rotations are R(angle), pure shears
+    # [[1, tan(shear_x)], [0, 1]] and [[1, 0], [tan(shear_y), 1]].
+    cos_k = ops.divide(ops.cos(ops.subtract(theta, phi_y)), ops.cos(phi_y))
+    sin_k = ops.divide(ops.sin(ops.subtract(theta, phi_y)), ops.cos(phi_y))
     s = per(scale)
-    a00 = ops.multiply(s, ops.add(cos, ops.multiply(sin, tan_y)))
-    a01 = ops.multiply(s, ops.add(ops.multiply(cos, tan_x), sin))
-    a10 = ops.multiply(s, ops.subtract(ops.multiply(cos, tan_y), sin))
-    a11 = ops.multiply(s, ops.subtract(cos, ops.multiply(sin, tan_x)))
-    h, w = ops.cast(height, "float32"), ops.cast(width, "float32")
+    a00 = ops.multiply(s, ops.add(ops.cos(theta), ops.multiply(sin_k, tan_x)))
+    a01 = ops.multiply(s, ops.add(ops.multiply(cos_k, tan_x), ops.sin(theta)))
+    a10 = ops.negative(ops.multiply(s, sin_k))
+    a11 = ops.multiply(s, cos_k)
+    # Fractions count in pixel indices, of ``width - 1`` and ``height - 1``, as in Keras 3;
+    # the translation applies before the linear part: p' = c + A (p - c + t).
+    h = ops.subtract(ops.cast(height, "float32"), 1.0)
+    w = ops.subtract(ops.cast(width, "float32"), 1.0)
     cx = ops.multiply(per(0.5 if center_x is None else center_x), w)
     cy = ops.multiply(per(0.5 if center_y is None else center_y), h)
-    tx = ops.add(cx, ops.multiply(per(translate_x), w))
-    ty = ops.add(cy, ops.multiply(per(translate_y), h))
-    m2 = ops.subtract(tx, ops.add(ops.multiply(a00, cx), ops.multiply(a01, cy)))
-    m5 = ops.subtract(ty, ops.add(ops.multiply(a10, cx), ops.multiply(a11, cy)))
+    dx = ops.subtract(ops.multiply(per(translate_x), w), cx)
+    dy = ops.subtract(ops.multiply(per(translate_y), h), cy)
+    m2 = ops.add(cx, ops.add(ops.multiply(a00, dx), ops.multiply(a01, dy)))
+    m5 = ops.add(cy, ops.add(ops.multiply(a10, dx), ops.multiply(a11, dy)))
     moved = map_corners(parts, [a00, a01, m2, a10, a11, m5])
     return _from_xyxy(moved, fmt, height, width)
 
