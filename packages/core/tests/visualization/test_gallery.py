@@ -49,6 +49,8 @@ def test_plot_bounding_box_gallery(plt: object) -> None:
     np.testing.assert_allclose(shown[1, 3], np.array([0, 188, 212]) / 255.0, atol=1e-6)
     assert [t.get_text() for t in fig.axes[0].texts] == ["car"]
     assert fig.legends and len(fig.legends[0].get_texts()) == 2
+    with pytest.raises(TypeError, match="colour"):
+        visualization.plot_bounding_box_gallery(IMAGES, "xyxy", colour=(1, 2, 3))
 
 
 def test_plot_segmentation_mask_gallery(plt: object) -> None:

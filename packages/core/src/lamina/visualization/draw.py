@@ -26,8 +26,9 @@ def _colour(fn: str, arg: str, value: Any, channels: int) -> np.ndarray:
 
 def _cast_like(values: np.ndarray, like: np.ndarray) -> np.ndarray:
     if np.issubdtype(like.dtype, np.integer):
+        # Truncated, as Keras 3's overlays are.
         info = np.iinfo(like.dtype)
-        return np.clip(np.round(values), info.min, info.max).astype(like.dtype)
+        return np.clip(values, info.min, info.max).astype(like.dtype)
     return values.astype(like.dtype)
 
 

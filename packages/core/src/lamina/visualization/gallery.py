@@ -36,13 +36,12 @@ def _name(label: Any, label_map: dict[int, str] | None) -> str:
 
 
 def _gallery(fn: str, images: Any, y_true: Any, y_pred: Any, label_map: Any, rows: Any,
-             cols: Any, value_range: Any, scale: float, legend_handles: Any, fmt: str,
-             subplots: dict[str, Any]) -> Any:  # fmt: skip
+             cols: Any, value_range: Any, scale: float, legend_handles: Any,
+             fmt: str) -> Any:  # fmt: skip
     plt = pyplot(fn)
     x = to_unit(channels_last(fn, images, fmt), value_range)
     rows, cols = _grid(fn, x.shape[0], rows, cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(cols * scale, rows * scale), squeeze=False,
-                             **subplots)  # fmt: skip
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * scale, rows * scale), squeeze=False)
     for index, ax in enumerate(axes.reshape(-1)):
         ax.axis("off")
         if index >= x.shape[0]:
@@ -78,7 +77,7 @@ def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None,
                        cols: int | None = None, value_range: Any = (0, 255), scale: float = 2,
                        path: str | None = None, show: bool | None = None,
                        transparent: bool = True, dpi: int = 60, legend_handles: Any = None,
-                       data_format: str | None = None, **kwargs: Any) -> Any:  # fmt: skip
+                       data_format: str | None = None) -> Any:  # fmt: skip
     """Show a batch of images in a grid, titled with their labels.
 
     Args:
@@ -97,7 +96,6 @@ def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None,
         dpi: the saved figure's resolution.
         legend_handles: matplotlib handles for a legend under the grid.
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: passed to ``matplotlib.pyplot.subplots``.
 
     Returns:
         The matplotlib Figure.
@@ -111,7 +109,7 @@ def plot_image_gallery(images: Any, y_true: Any = None, y_pred: Any = None,
         y_true = images.get("labels") if y_true is None else y_true
         images = images["images"]
     fig = _gallery(fn, images, y_true, y_pred, label_map, rows, cols, value_range, scale,
-                   legend_handles, _data_format(fn, data_format), kwargs)  # fmt: skip
+                   legend_handles, _data_format(fn, data_format))  # fmt: skip
     return _finish(fig, path, show, transparent, dpi)
 
 
@@ -151,8 +149,8 @@ def plot_bounding_box_gallery(images: Any, bounding_box_format: str, y_true: Any
         rows: grid rows.
         cols: grid columns.
         data_format: "channels_last" or "channels_first" (default: the global setting).
-        **kwargs: `path`, `show`, `transparent`, `dpi`, `scale` as for `plot_image_gallery`,
-            the rest passed to ``matplotlib.pyplot.subplots``.
+        **kwargs: `path`, `show`, `transparent`, `dpi`, `scale` as for
+            `plot_image_gallery`.
 
     Returns:
         The matplotlib Figure.
@@ -179,8 +177,11 @@ def plot_bounding_box_gallery(images: Any, bounding_box_format: str, y_true: Any
                           for name, c in (("Ground Truth", true_color),
                                           ("Prediction", pred_color))]  # fmt: skip
     output = {k: kwargs.pop(k) for k in _OUTPUT_ARGS if k in kwargs}
+    if kwargs:
+        raise TypeError(f"{fn}: unexpected keyword arguments {sorted(kwargs)}; it takes "
+                        f"{list(_OUTPUT_ARGS)} beside its own")  # fmt: skip
     fig = _gallery(fn, x, None, None, None, rows, cols, (0, 255), output.get("scale", 2),
-                   legend_handles, "channels_last", kwargs)  # fmt: skip
+                   legend_handles, "channels_last")  # fmt: skip
     _label_boxes(fig, x.shape[1:3], sets, bounding_box_format, 8 * font_scale)
     return _finish(fig, output.get("path"), output.get("show"),
                    output.get("transparent", True), output.get("dpi", 60))  # fmt: skip
