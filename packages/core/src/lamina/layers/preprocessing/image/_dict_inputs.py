@@ -194,6 +194,8 @@ def call_on_dict(layer: Any, data: dict[str, Any], training: bool, active: bool)
     out = dict(data)
     if not active:
         out["images"] = images if batched else ops.squeeze(images, 0)
+        if kind == MIXING and "labels" in data:  # float labels, as in training
+            out["labels"] = ops.cast(data["labels"], "float32")
         return out
     if kind == MIXING:
         result, order, weight = layer.mix(images)
