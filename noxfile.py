@@ -6,6 +6,7 @@ pinned there to the local CPU build).
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 
@@ -18,8 +19,14 @@ PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
 ARRAY_API_BACKEND = "integration_tests/array_api_backend"
 """A third-party adapter on the array API standard: proof that the kit is enough."""
 TEST_DEPS = [
-    "pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3", "pillow>=9.1"
-]
+    "pytest>=8", "pytest-xdist>=3", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3",
+    "pydot>=3", "pillow>=9.1",
+]  # fmt: skip
+PARALLEL = ["-n", str(min(os.cpu_count() or 1, 4)), "--dist", "loadfile"]
+"""pytest-xdist workers for the long suites: most of their time is one core compiling a
+step (jax.jit, tf.function), so a worker per core nearly halves it. Whole files go to one
+worker, so a module's fixtures and its tests' order stay as written; `-n 0` in the
+session's arguments runs in one process."""
 
 nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "integration", "build"]
 nox.options.reuse_existing_virtualenvs = True
@@ -83,6 +90,7 @@ def tests(session: nox.Session, backend: str) -> None:
         "packages/core/tests",
         f"packages/backend-{backend}/tests",
         "packages/saving/tests",
+        *PARALLEL,
         *session.posargs,
         env={"LAMINA_BACKEND": backend},
     )
@@ -147,14 +155,22 @@ def integration(session: nox.Session) -> None:
         *TEST_DEPS,
         "flax",  # the FlaxLayer docstring example
     )
-    session.run("pytest", "integration_tests", *session.posargs, env={"LAMINA_BACKEND": "jax"})
+    session.run(
+        "pytest", "integration_tests", *PARALLEL, *session.posargs, env={"LAMINA_BACKEND": "jax"}
+    )
     # The docs' code on NumPy too (what trains is skipped there); on the other training
     # backends, the pages and examples that train and those written for that framework.
     session.run("pytest", "integration_tests/test_docs.py", "-q", env={"LAMINA_BACKEND": "numpy"})
     trains = "guide or getting_started or readme or jvp or SKLearn"
     for backend, own in (("torch", "TorchModuleWrapper"), ("tensorflow", "TFSMLayer")):
-        session.run("pytest", "integration_tests/test_docs.py", "-q", "-k", f"{trains} or {own}",
-                    env={"LAMINA_BACKEND": backend})
+        session.run(
+            "pytest",
+            "integration_tests/test_docs.py",
+            "-q",
+            "-k",
+            f"{trains} or {own}",
+            env={"LAMINA_BACKEND": backend},
+        )
     # The adapter written outside the backend packages (integration_tests/array_api_backend,
     # found through its entry point) passes the shared op and layer suites for inference.
     session.run(
@@ -162,9 +178,7 @@ def integration(session: nox.Session) -> None:
         env={"LAMINA_BACKEND": "array_api"},
     )  # fmt: skip
     # JAX export goes through jax2tf, which needs TensorFlow beside JAX: only this venv has both.
-    session.run(
-        "pytest", "packages/saving/tests/test_export.py", env={"LAMINA_BACKEND": "jax"}
-    )
+    session.run("pytest", "packages/saving/tests/test_export.py", env={"LAMINA_BACKEND": "jax"})
 
 
 @nox.session(default=False)
@@ -174,14 +188,28 @@ def keras(session: nox.Session) -> None:
     packages = editable("core", "backend-jax", "backend-numpy", "saving")
     install(session, *packages, *TEST_DEPS, "keras>=3.10", "jax")
     tests = "packages/saving/tests/keras3"
-    session.run("pytest", tests, *session.posargs,
-                env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"})
-    session.run("pytest", f"{tests}/test_keras_files.py", *session.posargs,
-                env={"LAMINA_BACKEND": "numpy", "KERAS_BACKEND": "jax"})
+    session.run(
+        "pytest",
+        tests,
+        *PARALLEL,
+        *session.posargs,
+        env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax"},
+    )
+    session.run(
+        "pytest",
+        f"{tests}/test_keras_files.py",
+        *session.posargs,
+        env={"LAMINA_BACKEND": "numpy", "KERAS_BACKEND": "jax"},
+    )
     # The user program that hands `.keras` files to Keras 3 and back (it needs `keras`,
     # which only this venv has; the integration session skips it).
-    session.run("pytest", "integration_tests/test_programs.py", "-k", "keras_files_interop",
-                *session.posargs)
+    session.run(
+        "pytest",
+        "integration_tests/test_programs.py",
+        "-k",
+        "keras_files_interop",
+        *session.posargs,
+    )
 
 
 @nox.session(default=False)
@@ -193,8 +221,9 @@ def fuzz(session: nox.Session) -> None:
     """
     install(session, *editable("core", "backend-numpy", "saving"), *TEST_DEPS)
     env = {"LAMINA_BACKEND": "numpy", "LAMINA_KILL_SAVES": "20", "LAMINA_KILL_SAVE_MB": "128"}
-    session.run("python", "tools/fuzz_loading.py", *(session.posargs or ["--cases", "10000"]),
-                env=env)
+    session.run(
+        "python", "tools/fuzz_loading.py", *(session.posargs or ["--cases", "10000"]), env=env
+    )
     session.run("pytest", "packages/saving/tests", "-k", "kill", env=env)
 
 
