@@ -154,6 +154,7 @@ def integration(session: nox.Session) -> None:
         ARRAY_API_BACKEND,
         *TEST_DEPS,
         "flax",  # the FlaxLayer docstring example
+        "matplotlib",  # the lamina.visualization examples
     )
     session.run(
         "pytest", "integration_tests", *PARALLEL, *session.posargs, env={"LAMINA_BACKEND": "jax"}
