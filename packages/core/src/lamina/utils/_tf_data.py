@@ -80,12 +80,16 @@ def is_graph_tensor(value: Any) -> bool:
 
 
 def host_function(
-    fn: Any, inputs: list[Any], outputs: list[tuple[tuple[int | None, ...], str]]
+    fn: Any,
+    inputs: list[Any],
+    outputs: list[tuple[tuple[int | None, ...], str]],
+    stateful: bool = False,
 ) -> list[Any]:
     """`fn` as one node of the graph being traced: it runs on the host with the inputs'
-    NumPy values and returns NumPy arrays of the given ``(shape, dtype)`` outputs."""
+    NumPy values and returns NumPy arrays of the given ``(shape, dtype)`` outputs. A
+    `stateful` node (one that draws random numbers) is never run in parallel or merged."""
     dtypes = [tf.string if dtype == "string" else tf.as_dtype(dtype) for _, dtype in outputs]
-    produced = tf.numpy_function(fn, inputs, dtypes, stateful=False)
+    produced = tf.numpy_function(fn, inputs, dtypes, stateful=stateful)
     for tensor, (shape, _) in zip(produced, outputs):
         tensor.set_shape(shape)
     return list(produced)

@@ -8,6 +8,10 @@ regular expressions). Such a call becomes one host node of the graph
 active backend, and its result goes back to TensorFlow with the dtype and shape that the
 layer's `compute_output_spec` gives. TensorFlow itself is reached only through
 `lamina.utils._tf_data`, and only once a TensorFlow tensor has been received.
+
+A random layer's host node is stateful: TensorFlow then neither parallelizes nor merges its
+calls, so each element or batch draws from the layer's `SeedGenerator` in the dataset's
+order, and a seeded layer gives the same pipeline output on every run.
 """
 
 from __future__ import annotations
@@ -60,7 +64,9 @@ def spec_of(x: Any) -> SymbolicTensor:
     return SymbolicTensor(tuple(x.shape.as_list()), dtype=dtypes.standardize_dtype(x.dtype))
 
 
-def host_graph_call(compute: Callable[[Any], Any], inputs: Any, output_spec: Any) -> Any:
+def host_graph_call(
+    compute: Callable[[Any], Any], inputs: Any, output_spec: Any, stateful: bool = False
+) -> Any:
     """`compute(inputs)` as a host node of the TensorFlow graph being traced.
 
     Args:
@@ -68,6 +74,8 @@ def host_graph_call(compute: Callable[[Any], Any], inputs: Any, output_spec: Any
             (strings as Python `str`).
         inputs: a structure of TensorFlow graph tensors.
         output_spec: a structure of `SymbolicTensor`s describing `compute`'s result.
+        stateful: whether `compute` changes state (draws random numbers): its calls then
+            run one at a time, in order, and are never merged.
 
     Returns:
         `output_spec`'s structure of TensorFlow graph tensors.
@@ -82,7 +90,8 @@ def host_graph_call(compute: Callable[[Any], Any], inputs: Any, output_spec: Any
         produced = tree.flatten(compute(values))
         return [_as_numpy(value, spec.dtype) for value, spec in zip(produced, specs)]
 
-    outputs = host_function(run, leaves, [(spec.shape, spec.dtype) for spec in specs])
+    signature = [(spec.shape, spec.dtype) for spec in specs]
+    outputs = host_function(run, leaves, signature, stateful=stateful)
     return tree.pack_sequence_as(output_spec, outputs)
 
 
@@ -101,6 +110,8 @@ class TFGraphCallMixin:
 
     # True for a layer whose call computes with NumPy whatever its inputs (hashing).
     _host_only: bool = False
+    # True for a layer whose call draws random numbers (the random augmentations).
+    _host_stateful: bool = False
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if args and needs_host_graph_call(args[0], self._host_only):
@@ -116,4 +127,4 @@ def _host_layer_call(layer: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
     def compute(values: Any) -> Any:
         return super(TFGraphCallMixin, layer).__call__(values, *args[1:], **kwargs)
 
-    return host_graph_call(compute, args[0], spec)
+    return host_graph_call(compute, args[0], spec, layer._host_stateful)

@@ -9,6 +9,7 @@ from typing import Any
 from lamina import ops, random
 from lamina.layers.core import _args
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 from lamina.layers.preprocessing.image import _dict_inputs
 
 
@@ -97,7 +98,7 @@ def check_rank(layer: str, inputs: Any) -> int:
     return rank
 
 
-class ImagePreprocessingLayer(Layer):
+class ImagePreprocessingLayer(TFGraphCallMixin, Layer):
     """Base of the image layers: checks `data_format`, accepts one image or a batch and
     hands `transform` a batch in the compute dtype.
 
@@ -180,7 +181,10 @@ class ImagePreprocessingLayer(Layer):
 
 class RandomImageAugmentation(ImagePreprocessingLayer):
     """Base of the random augmentations: the identity unless ``training=True``; draws come
-    from the layer's `SeedGenerator`, so they work inside jitted steps and `tf.function`."""
+    from the layer's `SeedGenerator`, so they work inside jitted steps and `tf.function`
+    (and, in a `tf.data` pipeline on another backend, in a stateful host node)."""
+
+    _host_stateful = True
 
     def __init__(self, seed: int | None = None, data_format: str | None = None,
                  **kwargs: Any) -> None:  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 
 from lamina import ops
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 
 
 def _fit(values: Any, max_number: int, fill_value: float, axis: int) -> Any:
@@ -19,7 +20,7 @@ def _fit(values: Any, max_number: int, fill_value: float, axis: int) -> Any:
     return ops.take(joined, ops.arange(max_number, dtype="int32"), axis=axis)
 
 
-class MaxNumBoundingBoxes(Layer):
+class MaxNumBoundingBoxes(TFGraphCallMixin, Layer):
     """Cut or pad (with `fill_value`) the ``bounding_boxes`` of a dict input to
     `max_number` boxes per image: ``boxes`` ``(batch, n, 4)`` and ``labels``
     ``(batch, n)``, or without the batch axis. The other entries, and inputs that are not
@@ -98,9 +99,16 @@ class MaxNumBoundingBoxes(Layer):
 
         if not isinstance(inputs, dict):
             return SymbolicTensor(tuple(inputs.shape), dtype=inputs.dtype)
-        shapes = self.compute_output_shape(tree.map_structure(lambda t: tuple(t.shape), inputs))
-        dtypes = tree.map_structure(lambda t: t.dtype, inputs)
-        return tree.map_structure(lambda s, d: SymbolicTensor(s, dtype=d), shapes, dtypes)
+        # Fresh tensors even for what passes through: an output must not be its own input.
+        out = tree.map_structure(lambda t: SymbolicTensor(tuple(t.shape), dtype=t.dtype), inputs)
+        boxes = inputs.get("bounding_boxes")
+        if isinstance(boxes, dict):
+            shapes = self.compute_output_shape(
+                {"bounding_boxes": {k: tuple(v.shape) for k, v in boxes.items()}}
+            )
+            out["bounding_boxes"] = {k: SymbolicTensor(shapes["bounding_boxes"][k], dtype=v.dtype)
+                                     for k, v in boxes.items()}  # fmt: skip
+        return out
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.layers.layer import Layer
+from lamina.layers.preprocessing._tf_graph import TFGraphCallMixin
 
 
-class Pipeline(Layer):
+class Pipeline(TFGraphCallMixin, Layer):
     """Apply `layers` one after another, passing each the `training` flag; unlike a
     `Sequential` model it is a plain layer, so it also runs inside a data pipeline.
 
@@ -24,6 +25,10 @@ class Pipeline(Layer):
         >>> tuple(augment(images).shape)
         (2, 8, 8, 3)
     """
+
+    # In a `tf.data` pipeline on another backend, the whole pipeline is one host node, and
+    # a stateful one since its layers may draw random numbers.
+    _host_stateful = True
 
     def __init__(self, layers: Any, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
