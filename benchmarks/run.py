@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 
+from augmentation import bench_augmentation
 from dispatch_overhead import bench_dispatch_overhead
 from import_cost import bench_import_cost
 from saving import bench_saving
@@ -26,6 +27,7 @@ BENCHMARKS = {
     "training_recurrent": bench_training_speed_recurrent,
     "training_attention": bench_training_speed_attention,
     "saving": bench_saving,
+    "augmentation": bench_augmentation,
 }
 
 
