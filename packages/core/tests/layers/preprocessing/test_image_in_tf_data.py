@@ -27,7 +27,13 @@ def _images() -> np.ndarray:
 def _boxes_input() -> dict[str, Any]:
     boxes = np.array([[[1, 1, 4, 5], [2, 0, 9, 3]]] * 4, "float32")
     labels = np.array([[1, 2]] * 4, "int32")
-    return {"images": _images(), "bounding_boxes": {"boxes": boxes, "labels": labels}}
+    masks = (_images()[..., :1] > 128).astype("int32")
+    return {
+        "images": _images(),
+        "labels": np.arange(4, dtype="int32"),
+        "bounding_boxes": {"boxes": boxes, "labels": labels},
+        "segmentation_masks": masks,
+    }
 
 
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
@@ -46,6 +52,9 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
         _boxes_input,
     ),
 }
+
+
+BATCHED_ONLY = ("pipeline", "boxes_dict")
 
 
 def _numpy(x: Any) -> np.ndarray:
@@ -74,8 +83,10 @@ def test_image_layer_in_dataset_map_matches_the_eager_layer(case: str) -> None:
     make, data_fn = CASES[case]
     data = data_fn()
     dataset = tf.data.Dataset.from_tensor_slices(data)
-    # Batches of 2, then one image at a time, each against a fresh layer of the same seed.
-    for batched, chunks in ((True, [(0, 2), (2, 4)]), (False, [(i, None) for i in range(4)])):
+    # Batches of 2, then one image at a time, each against a fresh layer of the same seed
+    # (the composite cases batched only: each new shape costs compile time on JAX).
+    modes = [(True, [(0, 2), (2, 4)]), (False, [(i, None) for i in range(4)])]
+    for batched, chunks in modes[: 1 if case in BATCHED_ONLY else 2]:
         eager_layer = make()
         expected = _join([eager_layer(_slice(data, *c)) for c in chunks], batched)
         mapped = dataset.batch(2) if batched else dataset
