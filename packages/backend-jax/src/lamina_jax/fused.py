@@ -3,10 +3,15 @@
 One `lax.scan` per sequence, traced into the jitted step: the input projection of every
 step is one matmul before the loop, so each iteration does only the recurrent matmul and
 the gate arithmetic. Masks of any shape are handled inside the scan.
+
+Each kernel is itself a `jax.jit` function (its flags static): inside a compiled step it
+is inlined, and an eager call (``run_eagerly``, a layer called on arrays) reuses the
+compiled loop instead of tracing a fresh `lax.scan` every time.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +56,7 @@ def _scan(
     return jnp.swapaxes(ys, 0, 1), final
 
 
+@functools.partial(jax.jit, static_argnames=("go_backwards", "zero_output_for_mask"))
 def lstm(
     inputs: Any,
     h: Any,
@@ -77,6 +83,7 @@ def lstm(
     return out, h_n, c_n
 
 
+@functools.partial(jax.jit, static_argnames=("go_backwards", "zero_output_for_mask", "reset_after"))
 def gru(
     inputs: Any,
     h: Any,
