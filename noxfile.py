@@ -6,7 +6,6 @@ pinned there to the local CPU build).
 
 from __future__ import annotations
 
-import os
 import pathlib
 import shutil
 
@@ -19,14 +18,8 @@ PACKAGES = ["core", *(f"backend-{b}" for b in BACKENDS), "saving"]
 ARRAY_API_BACKEND = "integration_tests/array_api_backend"
 """A third-party adapter on the array API standard: proof that the kit is enough."""
 TEST_DEPS = [
-    "pytest>=8", "pytest-xdist>=3", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3",
-    "pydot>=3", "pillow>=9.1",
+    "pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3", "pillow>=9.1"
 ]  # fmt: skip
-PARALLEL = ["-n", str(min(os.cpu_count() or 1, 4)), "--dist", "loadfile"]
-"""pytest-xdist workers for the long suites: most of their time is one core compiling a
-step (jax.jit, tf.function), so a worker per core nearly halves it. Whole files go to one
-worker, so a module's fixtures and its tests' order stay as written; `-n 0` in the
-session's arguments runs in one process."""
 FAST_COMPILE = {"XLA_FLAGS": "--xla_backend_optimization_level=0"}
 """XLA compiles the tests' many small programs (JAX, TensorFlow's jit_compile) without
 LLVM's optimization passes: the same results, compiled in about half the time. Benchmarks
@@ -94,7 +87,6 @@ def tests(session: nox.Session, backend: str) -> None:
         "packages/core/tests",
         f"packages/backend-{backend}/tests",
         "packages/saving/tests",
-        *PARALLEL,
         *session.posargs,
         env={"LAMINA_BACKEND": backend, **FAST_COMPILE},
     )
@@ -163,7 +155,6 @@ def integration(session: nox.Session) -> None:
     session.run(
         "pytest",
         "integration_tests",
-        *PARALLEL,
         *session.posargs,
         env={"LAMINA_BACKEND": "jax", **FAST_COMPILE},
     )
@@ -200,7 +191,6 @@ def keras(session: nox.Session) -> None:
     session.run(
         "pytest",
         tests,
-        *PARALLEL,
         *session.posargs,
         env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax", **FAST_COMPILE},
     )
