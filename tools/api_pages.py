@@ -21,6 +21,7 @@ NAMESPACES = [
     "ops", "ops.core", "ops.math", "ops.nn", "ops.numpy", "ops.linalg", "ops.image",
     "random", "distribution", "saving", "export", "config", "backend", "dtype_policies",
     "mixed_precision", "tree", "utils", "wrappers", "testing", "datasets", "preprocessing",
+    "visualization",
 ]  # fmt: skip
 
 # Namespaces whose `__all__` is computed when the module is imported.
