@@ -16,7 +16,7 @@ __all__ = [
     "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
     "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conjugate", "cos", "cosh",
     "divide", "equal", "exp", "expm1", "floor", "floor_divide", "fmod", "gcd", "greater",
-    "greater_equal", "hypot", "i0", "imag", "isfinite", "isin", "isinf", "isnan", "ldexp",
+    "greater_equal", "hypot", "i0", "imag", "isfinite", "isin", "isinf", "isnan",
     "less", "less_equal", "log", "log1p", "logaddexp", "logical_and", "logical_not",
     "logical_or", "maximum", "minimum", "mod", "multiply", "negative", "nextafter",
     "not_equal", "power", "real", "round", "sign", "signbit", "sin", "sinh", "sqrt",
@@ -140,11 +140,6 @@ def i0(x: Tensor) -> Tensor:
         series = series + coef
     asym = xp.exp(big) / xp.sqrt(2 * math.pi * big) * series
     return xp.astype(xp.where(a <= 30.0, total, asym), x.dtype)
-
-
-@quiet
-def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
-    return x1 * xp.pow(const(x1, 2), xp.astype(x2, x1.dtype))
 
 
 def real(x: Tensor) -> Tensor:

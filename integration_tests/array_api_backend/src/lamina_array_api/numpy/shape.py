@@ -23,7 +23,6 @@ __all__ = [
     "repeat",
     "reshape",
     "roll",
-    "size",
     "split",
     "squeeze",
     "stack",
@@ -181,5 +180,3 @@ def view(x: Tensor, dtype: DType) -> Tensor:
     return xp.asarray(host.view(target))
 
 
-def size(x: Tensor) -> Tensor:
-    return xp.asarray(math.prod(x.shape), dtype=xp.int32)

@@ -175,10 +175,6 @@ def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.nextafter(x1, x2)
 
 
-def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
-    return x1 * jnp.power(jnp.asarray(2, x1.dtype), x2.astype(x1.dtype))
-
-
 def equal(x1: Tensor, x2: Tensor) -> Tensor:
     return jnp.equal(x1, x2)
 

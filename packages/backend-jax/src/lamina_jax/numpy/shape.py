@@ -121,5 +121,3 @@ def view(x: Tensor, dtype: DType) -> Tensor:
     return _bitcast(x, dtype)
 
 
-def size(x: Tensor) -> Tensor:
-    return jnp.asarray(jnp.size(x), dtype=jnp.int32)

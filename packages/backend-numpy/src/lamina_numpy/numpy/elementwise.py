@@ -109,10 +109,5 @@ def i0(x: Tensor) -> Tensor:
     return np.asarray(scipy.special.i0(x))
 
 
-def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
-    with np.errstate(all="ignore"):
-        return np.asarray(x1 * np.power(np.asarray(2.0, x1.dtype), x2.astype(x1.dtype)))
-
-
 def isin(x1: Tensor, x2: Tensor, assume_unique: bool, invert: bool) -> Tensor:
     return np.asarray(np.isin(x1, x2, assume_unique=assume_unique, invert=invert))

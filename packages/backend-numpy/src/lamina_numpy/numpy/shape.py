@@ -95,5 +95,3 @@ def view(x: Tensor, dtype: DType) -> Tensor:
     return np.ascontiguousarray(x).view(to_numpy_dtype(dtype))
 
 
-def size(x: Tensor) -> Tensor:
-    return np.asarray(np.size(x), dtype=np.int32)

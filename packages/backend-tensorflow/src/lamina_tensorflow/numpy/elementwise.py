@@ -242,10 +242,6 @@ def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.where(tf.math.is_nan(x1) | tf.math.is_nan(x2), x1 + x2, out)
 
 
-def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
-    return x1 * tf.pow(_const(2.0, x1), tf.cast(x2, x1.dtype))
-
-
 def equal(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.equal(x1, x2)
 

@@ -145,4 +145,6 @@ def view(x: Tensor, dtype: DType) -> Tensor:
 
 
 def size(x: Tensor) -> Tensor:
+    # Overrides the core composite (a stack and a product of the dims): tf.size is one graph
+    # node, and dynamic shapes, the only case that reaches here, are tf.function's.
     return tf.size(x, out_type=tf.int32)

@@ -216,10 +216,6 @@ def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.nextafter(x1, x2)
 
 
-def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
-    return x1 * torch.pow(torch.tensor(2, dtype=x1.dtype, device=x1.device), x2.to(x1.dtype))
-
-
 @_widen_unsigned
 def equal(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.eq(x1, x2)

@@ -116,5 +116,3 @@ def view(x: Tensor, dtype: DType) -> Tensor:
     return x.contiguous().view(to_torch_dtype(dtype))
 
 
-def size(x: Tensor) -> Tensor:
-    return torch.tensor(x.numel(), dtype=torch.int32, device=x.device)

@@ -19,7 +19,7 @@ class NumpyElementwiseOps(Protocol):
 
     Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
     `angle`, `cbrt`, `deg2rad`, `divide_no_nan`, `exp2`, `fmax`, `fmin`, `heaviside`,
-    `isclose`, `isneginf`, `isposinf`, `isreal`, `lcm`, `log10`, `log2`, `logaddexp2`,
+    `isclose`, `isneginf`, `isposinf`, `isreal`, `lcm`, `ldexp`, `log10`, `log2`, `logaddexp2`,
     `logical_xor`, `nan_to_num`, `rad2deg`, `reciprocal`, `sinc`, `square`. A backend may
     still define one, with the same signature, where a native kernel is faster; the core
     then calls it.
@@ -71,7 +71,6 @@ class NumpyElementwiseOps(Protocol):
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor: ...
     def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor: ...
     def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor: ...
-    def ldexp(self, x1: Tensor, x2: Tensor) -> Tensor: ...
 
     # Comparisons, tests and logic (bool results).
     def equal(self, x1: Tensor, x2: Tensor) -> Tensor: ...

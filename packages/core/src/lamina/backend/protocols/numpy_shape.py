@@ -14,8 +14,8 @@ class NumpyShapeOps(Protocol):
     one dtype; shapes are tuples of ints (-1 marks an unknown dim in `reshape`).
 
     Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
-    `tril`, `triu`. A backend may still define one, with the same signature, where a native
-    kernel is faster; the core then calls it.
+    `size` (for a shape with dynamic dims), `tril`, `triu`. A backend may still define one,
+    with the same signature, where a native kernel is faster; the core then calls it.
     """
 
     def reshape(self, x: Tensor, newshape: tuple[int, ...]) -> Tensor: ...
@@ -87,8 +87,4 @@ class NumpyShapeOps(Protocol):
 
     def view(self, x: Tensor, dtype: DType) -> Tensor:
         """Bit-cast; the last axis scales by the ratio of item sizes (already validated)."""
-        ...
-
-    def size(self, x: Tensor) -> Tensor:
-        """The element count as an int32 scalar (used only when the shape is dynamic)."""
         ...

@@ -139,6 +139,12 @@ def nan_to_num(x: Tensor, nan: float, posinf: float, neginf: float) -> Tensor:
     return n.where(isposinf(x), const(x, posinf), n.where(isneginf(x), const(x, neginf), x))
 
 
+def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
+    """``x1 * 2 ** x2``: the integer exponent `x2` cast to `x1`'s float dtype."""
+    b = backend()
+    return x1 * b.numpy.power(const(x1, 2), b.core.cast(x2, dtype_of(x1)))
+
+
 # --- reductions -----------------------------------------------------------------------------
 def std(x: Tensor, axis: Axes = None, keepdims: bool = False) -> Tensor:
     n = backend().numpy
@@ -337,6 +343,13 @@ def meshgrid(xs: list[Tensor], indexing: str) -> list[Tensor]:
         shape[order.index(i)] = -1
         grids.append(n.broadcast_to(n.reshape(x, tuple(shape)), full))
     return grids
+
+
+def size(x: Tensor) -> Tensor:
+    """The element count as an int32 scalar, for a shape with dynamic dims (traced graphs)."""
+    b = backend()
+    dims = [b.core.convert_to_tensor(d, "int32") for d in b.core.shape(x)]
+    return b.numpy.prod(b.numpy.stack(dims, 0)) if dims else const(None, 1, "int32")
 
 
 # --- more element-wise and reductions -------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.dtypes import dtype_of
 from lamina.ops.numpy.shape._util import as_tensor, axes_tuple, int_tuple, size_of
@@ -547,7 +548,7 @@ class Size(Op):
         n = size_of(static_shape(x))
         if n is not None:
             return to_tensor(operator.index(n), "int32")
-        return backend().numpy.size(x)
+        return composite("numpy", "size")(x)
 
 
 def size(x: Any) -> Any:
