@@ -1,4 +1,8 @@
-"""Gradients through lamina.ops with torch autograd, against central finite differences."""
+"""Variables are torch Parameters: only trainable ones ask autograd for a gradient.
+
+The shared gradient tests (every training backend's own autodiff against NumPy) are in
+core: packages/core/tests/training/test_native_gradients.py.
+"""
 
 from __future__ import annotations
 
@@ -8,38 +12,36 @@ import torch
 import lamina
 from lamina import ops
 
-RNG = np.random.default_rng(0)
 
-
-def _loss(w, x):
-    h = ops.sin(ops.matmul(x, ops.reshape(w, (3, 2))))
-    return ops.sum(ops.add(h, ops.multiply(h, h)))
-
-
-def _finite_differences(f, w, eps=1e-6):
-    grad = np.zeros_like(w)
-    for i in np.ndindex(w.shape):
-        step = np.zeros_like(w)
-        step[i] = eps
-        grad[i] = (f(w + step) - f(w - step)) / (2 * eps)
-    return grad
-
-
-def test_autograd_matches_finite_differences():
-    x = RNG.normal(size=(4, 3))
-    v = lamina.Variable(RNG.normal(size=(6,)), dtype="float64")
-    assert isinstance(v.value, torch.nn.Parameter) and v.value.requires_grad
-    loss = _loss(v, x)
-    loss.backward()
-    grad = v.value.grad
-    assert grad is not None and grad.dtype == torch.float64
-    numeric = _finite_differences(lambda w: float(_loss(w, x)), v.numpy())
-    np.testing.assert_allclose(grad.numpy(), numeric, rtol=1e-6, atol=1e-8)
-
-
-def test_untrainable_variable_gets_no_gradient():
+def test_variables_are_parameters_and_only_trainable_ones_require_grad():
     v = lamina.Variable(np.ones((6,)), dtype="float64", trainable=False)
-    assert not v.value.requires_grad
+    assert isinstance(v.value, torch.nn.Parameter) and not v.value.requires_grad
     v.trainable = True
-    _loss(v, np.ones((4, 3))).backward()
-    assert v.value.grad is not None
+    loss = ops.sum(ops.sin(ops.matmul(np.ones((4, 3)), ops.reshape(v, (3, 2)))))
+    loss.backward()
+    assert v.value.grad is not None and v.value.grad.dtype == torch.float64
+
+
+class ZeroGradStep(lamina.Sequential):
+    """A custom step as torch's Keras 3 guide starts one: `zero_grad`, then `backward`."""
+
+    def train_step(self, data):
+        x, y = data
+        self.zero_grad()
+        loss = self.compute_loss(y=y, y_pred=self(x, training=True))
+        loss.backward()
+        return {"loss": loss}
+
+
+def test_zero_grad_in_a_custom_step_clears_the_last_steps_gradients():
+    # Custom train steps on torch are tested in core (test_functional_subclass.py); here,
+    # that a second step's .grad holds its own gradient, not the sum with the first one's.
+    lamina.utils.set_random_seed(0)
+    model = ZeroGradStep([lamina.layers.Input((3,)), lamina.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = np.ones((4, 3), "float32"), np.zeros((4, 2), "float32")
+    model.train_on_batch(x, y)
+    first = [v.value.grad.clone() for v in model.trainable_weights]
+    model.train_on_batch(x, y)
+    for g, again in zip(first, [v.value.grad for v in model.trainable_weights], strict=True):
+        torch.testing.assert_close(again, g)
