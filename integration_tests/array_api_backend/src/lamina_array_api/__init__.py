@@ -5,27 +5,18 @@ It lives outside Lamina's backend packages and imports from Lamina only the adap
 Inference only (the standard has no automatic differentiation).
 """
 
-from lamina.backend.kit import Backend, Capability, ModuleBackend
+from lamina.backend.kit import Backend, Capability, ModuleBackend, Namespaces
 from lamina_array_api import control_flow, core, image, linalg, math, nn, numpy, random
 from lamina_array_api._version import __version__ as __version__
 from lamina_array_api.layer import ArrayApiLayerMixin
 from lamina_array_api.trainer import ArrayApiTrainer
 from lamina_array_api.variable import ArrayApiVariable
 
-backend: Backend = ModuleBackend(
-    name="array_api",
-    capabilities=frozenset({Capability.FLOAT64}),
-    core=core,
-    control_flow=control_flow,
-    numpy=numpy,
-    nn=nn,
-    math=math,
-    linalg=linalg.ops,
-    image=image,
-    random=random,
-    variable_class=ArrayApiVariable,
-    layer_mixin=ArrayApiLayerMixin,
-    trainer_mixin=ArrayApiTrainer,
+backend: Backend = ModuleBackend.assemble(
+    "array_api",
+    {Capability.FLOAT64},
+    Namespaces(core, control_flow, numpy, nn, math, linalg.ops, image, random),
+    (ArrayApiVariable, ArrayApiLayerMixin, ArrayApiTrainer),
     # The protocol version this adapter was written against (not the installed core's):
     # a core with another major version refuses it with a clear error.
     api_version=(1, 0),

@@ -11,7 +11,8 @@ What is here, by use:
 
 * Types and dtypes: `Tensor`, `DType`, `Shape`, `Axis`, `Pytrees`; `standardize_dtype`,
   `to_numpy_dtype`.
-* Assembling a backend: `Backend`, `Capability`, `ModuleBackend`, `OptimizerRule`,
+* Assembling a backend: `Backend`, `Capability`, `ModuleBackend` (with
+  `ModuleBackend.assemble`, taking the op modules as one `Namespaces`), `OptimizerRule`,
   `LayerMixin`, `Variable` (the base of the backend's variable class; `ArrayVariable`, one
   for arrays replaced on assignment), `RuntimeOps` (seeds,
   counters, profiler, determinism; `ModuleBackend` defaults to a generic one), `ExportOps`
@@ -47,6 +48,7 @@ from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
 from lamina.backend.linalg_forward import NumpyStyleLinalg as NumpyStyleLinalg
 from lamina.backend.module_backend import ModuleBackend as ModuleBackend
+from lamina.backend.module_backend import Namespaces as Namespaces
 from lamina.backend.module_backend import OptimizerRule as OptimizerRule
 from lamina.backend.protocol import Backend as Backend
 from lamina.backend.protocols._types import Axis as Axis
@@ -75,7 +77,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 7)
+KIT_VERSION: tuple[int, int] = (1, 8)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

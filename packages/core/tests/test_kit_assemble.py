@@ -1,0 +1,46 @@
+"""`ModuleBackend.assemble` (kit 1.8): a backend from its `Namespaces` and its three classes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lamina.backend import Capability, generic_runtime, kit
+from lamina.ops.dispatch import backend
+
+
+def _namespaces_of(b: kit.Backend, **runtime: kit.RuntimeOps) -> kit.Namespaces:
+    return kit.Namespaces(
+        b.core, b.control_flow, b.numpy, b.nn, b.math, b.linalg, b.image, b.random, **runtime
+    )
+
+
+def test_assemble_gives_the_backend_the_namespaces_classes_and_capabilities() -> None:
+    active = backend()
+    made = kit.ModuleBackend.assemble(
+        "copy",
+        [Capability.FLOAT64, Capability.FLOAT64],
+        _namespaces_of(active, runtime=active.runtime),
+        (active.variable_class, active.layer_mixin, active.trainer_mixin),
+        fused=active.fused,
+    )
+    assert made.name == "copy" and made.capabilities == frozenset({Capability.FLOAT64})
+    for field in dataclasses.fields(kit.Namespaces):
+        assert getattr(made, field.name) is getattr(active, field.name), field.name
+    assert made.variable_class is active.variable_class
+    assert made.trainer_mixin is active.trainer_mixin
+    assert made.fused is active.fused
+
+
+def test_assemble_defaults_are_the_fields_defaults() -> None:
+    active = backend()
+    made = kit.ModuleBackend.assemble(
+        "bare",
+        (),
+        _namespaces_of(active),
+        (active.variable_class, active.layer_mixin, active.trainer_mixin),
+    )
+    assert made.runtime is generic_runtime
+    assert (made.fused, made.distribution, made.export) == (None, None, None)
+    assert dict(made.optimizer_rules) == {} and made.step_modes == ({},)
+    assert made.api_version == kit.ModuleBackend.__dataclass_fields__["api_version"].default
+    assert not made.supports(Capability.TRAINING)
