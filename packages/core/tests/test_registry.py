@@ -48,6 +48,17 @@ def test_import_with_missing_backend_fails_clearly():
     assert "pip install lamina-mxnet" in result.stderr
 
 
+def test_backend_package_may_be_imported_before_lamina():
+    name = os.environ["LAMINA_BACKEND"]
+    code = (
+        f"import lamina_{name}\nimport lamina\n"
+        "print(lamina.config.backend(), lamina.layers.Dense(2)(lamina.ops.ones((1, 3))).shape[-1])"
+    )
+    result = _run(code, LAMINA_BACKEND=name)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [name, "2"]
+
+
 def test_config_file_selects_backend(tmp_path):
     name = os.environ["LAMINA_BACKEND"]
     (tmp_path / "lamina.json").write_text(f'{{"backend": "{name}", "floatx": "float16"}}')

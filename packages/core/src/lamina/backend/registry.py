@@ -115,6 +115,20 @@ def current_if_any() -> Backend | None:
     return current()
 
 
+def load_on_import() -> None:
+    """Load the selected backend as ``import lamina`` does, so a missing one fails there.
+
+    Skipped while that backend's own package is importing lamina (its modules import the
+    kit first): it is incomplete until then, and loads on first use instead.
+    """
+    name = selected_backend_name()
+    entry_point = installed_backends().get(name) if name is not None else None
+    loading = entry_point is not None and entry_point.module.split(".")[0] in sys.modules
+    if _State.active is None and loading:
+        return
+    current_if_any()
+
+
 def supports(capability: Capability) -> bool:
     """Whether the active backend declares `capability`."""
     return current().supports(capability)
