@@ -11,6 +11,7 @@ import pytest
 
 from lamina import ops
 from lamina.ops import composites
+from lamina.ops.dispatch import backend
 
 
 @pytest.mark.parametrize("shape", [(2, 3, 4), (5,), (0, 3)])
@@ -30,3 +31,22 @@ def test_ldexp_composite_matches_numpy():
     assert ops.dtype(out) == dtype
     # Scaling by a power of two is exact: no tolerance.
     np.testing.assert_array_equal(ops.convert_to_numpy(out), np.ldexp(x1, x2))
+
+
+def test_unique_composite_pads_along_the_axis_with_fill_and_zero_counts():
+    # `unique` is a composite on the `sorted_unique` primitive: the core cuts and pads.
+    x = np.array([[3, 1, 3], [0, 2, 0]], "int32")
+    v, c = ops.unique(x, axis=1, return_counts=True, size=4, fill_value=-1)
+    np.testing.assert_array_equal(ops.convert_to_numpy(v), [[1, 3, -1, -1], [2, 0, -1, -1]])
+    np.testing.assert_array_equal(ops.convert_to_numpy(c), [1, 2, 0, 0])
+
+
+def test_unique_with_size_under_jax_jit():
+    if backend().name != "jax":
+        pytest.skip("jax.jit: shapes must be static, so `size` reaches the backend's kernel")
+    import jax
+
+    f = jax.jit(lambda x: ops.unique(x, return_counts=True, size=5, fill_value=-1))
+    v, c = f(np.array([4, 2, 4, 7], "int32"))
+    np.testing.assert_array_equal(np.asarray(v), [2, 4, 7, -1, -1])
+    np.testing.assert_array_equal(np.asarray(c), [1, 2, 1, 0, 0])

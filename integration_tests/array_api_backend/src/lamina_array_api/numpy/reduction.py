@@ -42,7 +42,7 @@ __all__ = [
     "searchsorted",
     "sort",
     "sum",
-    "unique",
+    "sorted_unique",
     "var",
 ]
 
@@ -227,17 +227,6 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") ->
     return xp.searchsorted(sorted_sequence, values, side="right" if side == "right" else "left")
 
 
-def _pad_to(x: Tensor, size: int, axis: int, fill: Tensor) -> Tensor:
-    """`x` truncated or padded with `fill` (broadcast) to `size` along `axis`."""
-    n = x.shape[axis]
-    if n >= size:
-        return xp.take(x, index_grid(size), axis=axis)
-    shape = list(x.shape)
-    shape[axis] = size - n
-    block = xp.broadcast_to(xp.astype(fill, x.dtype), tuple(shape))
-    return xp.concat([x, block], axis=axis)
-
-
 def _unique_rows(rows: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     """Sorted distinct rows of 2-D `rows`, each row's group, and the group sizes."""
     n = rows.shape[0]
@@ -259,35 +248,14 @@ def _unique_rows(rows: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     return xp.take(ordered, first, axis=0), inverse, counts
 
 
-def unique(
-    x: Tensor,
-    return_inverse: bool,
-    return_counts: bool,
-    axis: int | None,
-    size: int | None,
-    fill_value: Any,
-) -> tuple[Tensor, Tensor | None, Tensor | None]:
+def sorted_unique(x: Tensor, axis: int | None, size: int | None) -> tuple[Tensor, Tensor, Tensor]:
     if axis is None:
         found = xp.unique_all(xp.reshape(x, (-1,)))
-        values = found.values
-        inverse = xp.reshape(found.inverse_indices, x.shape)
-        counts = found.counts
-        ax = 0
-    else:
-        moved = xp.moveaxis(x, axis, 0)
-        rows, inverse, counts = _unique_rows(xp.reshape(moved, (moved.shape[0], -1)))
-        values = xp.moveaxis(xp.reshape(rows, (rows.shape[0], *moved.shape[1:])), 0, axis)
-        ax = axis
-    if size is not None:
-        if fill_value is not None:
-            fill = xp.asarray(fill_value, dtype=x.dtype)
-        elif values.shape[ax] > 0:
-            fill = xp.take(values, index_grid(1), axis=ax)
-        else:
-            fill = xp.zeros((), dtype=x.dtype)
-        values = _pad_to(values, size, ax, fill)
-        counts = _pad_to(counts, size, 0, xp.zeros((), dtype=counts.dtype))
-    return values, inverse if return_inverse else None, counts if return_counts else None
+        return found.values, found.inverse_indices, found.counts
+    moved = xp.moveaxis(x, axis, 0)
+    rows, inverse, counts = _unique_rows(xp.reshape(moved, (moved.shape[0], -1)))
+    values = xp.moveaxis(xp.reshape(rows, (rows.shape[0], *moved.shape[1:])), 0, axis)
+    return values, inverse, counts
 
 
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

@@ -102,26 +102,12 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") ->
     return jnp.searchsorted(sorted_sequence, values, side=side)
 
 
-def unique(
-    x: Tensor,
-    return_inverse: bool,
-    return_counts: bool,
-    axis: int | None,
-    size: int | None,
-    fill_value: Any,
-) -> tuple[Tensor, Tensor | None, Tensor | None]:
-    # Without `size` the output length depends on the values: eager only, not under jit.
+def sorted_unique(x: Tensor, axis: int | None, size: int | None) -> tuple[Tensor, Tensor, Tensor]:
+    # `size` keeps the shapes static under jit (padded with the least value, count 0).
     values, inverse, counts = jnp.unique(
-        x,
-        return_inverse=True,
-        return_counts=True,
-        axis=axis,
-        size=size,
-        fill_value=fill_value,
+        x, return_inverse=True, return_counts=True, axis=axis, size=size
     )
-    if axis is not None:
-        inverse = inverse.reshape(-1)
-    return values, inverse if return_inverse else None, counts if return_counts else None
+    return values, inverse, counts
 
 
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

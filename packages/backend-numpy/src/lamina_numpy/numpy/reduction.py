@@ -109,34 +109,9 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") ->
     return np.asarray(np.searchsorted(sorted_sequence, values, side=side))  # type: ignore[call-overload]
 
 
-def _pad_to(x: Tensor, size: int, axis: int, fill: Tensor) -> Tensor:
-    """`x` truncated or padded with `fill` (broadcast) to `size` along `axis`."""
-    n = x.shape[axis]
-    if n >= size:
-        return np.take(x, np.arange(size), axis=axis)
-    pad_shape = list(x.shape)
-    pad_shape[axis] = size - n
-    return np.concatenate([x, np.broadcast_to(fill, pad_shape).astype(x.dtype)], axis=axis)
-
-
-def unique(
-    x: Tensor,
-    return_inverse: bool,
-    return_counts: bool,
-    axis: int | None,
-    size: int | None,
-    fill_value: Any,
-) -> tuple[Tensor, Tensor | None, Tensor | None]:
+def sorted_unique(x: Tensor, axis: int | None, size: int | None) -> tuple[Tensor, Tensor, Tensor]:
     values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=axis)
-    if size is not None:
-        ax = 0 if axis is None else axis
-        first = np.take(values, [0], axis=ax) if values.size else np.zeros((), x.dtype)
-        fill = first if fill_value is None else np.asarray(fill_value, x.dtype)
-        values = _pad_to(values, size, ax, fill)
-        counts = _pad_to(counts, size, 0, np.zeros((), counts.dtype))
-    if axis is not None:
-        inverse = inverse.reshape(-1)
-    return values, inverse if return_inverse else None, counts if return_counts else None
+    return values, inverse, counts
 
 
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

@@ -176,27 +176,11 @@ def _sorted_rows(rows: Tensor) -> Tensor:
     return perm
 
 
-def _pad_to(x: Tensor, size: int, fill: Tensor) -> Tensor:
-    n = x.shape[0]
-    if n >= size:
-        return x[:size]
-    pad = tf.broadcast_to(tf.cast(fill, x.dtype), [size - n] + x.shape.as_list()[1:])
-    return tf.concat([x, pad], axis=0)
-
-
-def unique(
-    x: Tensor,
-    return_inverse: bool,
-    return_counts: bool,
-    axis: int | None,
-    size: int | None,
-    fill_value: Any,
-) -> tuple[Tensor, Tensor | None, Tensor | None]:
+def sorted_unique(x: Tensor, axis: int | None, size: int | None) -> tuple[Tensor, Tensor, Tensor]:
     # tf.unique keeps first-occurrence order; sort the uniques and remap the indices.
     if axis is None:
         y, idx = tf.unique(tf.reshape(x, [-1]), out_idx=tf.int32)
         order = tf.argsort(y, stable=True)
-        moved = None
     else:
         perm_axes = [axis] + [i for i in range(x.shape.rank) if i != axis]
         moved = tf.transpose(x, perm_axes)
@@ -206,18 +190,11 @@ def unique(
     values = tf.gather(y, order)
     inverse = tf.gather(tf.math.invert_permutation(order), idx)
     counts = tf.math.bincount(inverse, minlength=tf.shape(values)[0], dtype=tf.int32)
-    if size is not None:
-        first = values[:1] if values.shape[0] else tf.zeros([1] + values.shape[1:], x.dtype)
-        fill = first if fill_value is None else tf.constant(fill_value, x.dtype)
-        values = _pad_to(values, size, fill)
-        counts = _pad_to(counts, size, tf.constant(0, tf.int32))
-    if moved is None:
-        inverse = tf.reshape(inverse, tf.shape(x))
-    else:
+    if axis is not None:
         values = tf.reshape(values, [-1] + moved.shape.as_list()[1:])
         back = [perm_axes.index(i) for i in range(x.shape.rank)]
         values = tf.transpose(values, back)
-    return values, inverse if return_inverse else None, counts if return_counts else None
+    return values, inverse, counts
 
 
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

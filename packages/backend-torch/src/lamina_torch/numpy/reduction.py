@@ -166,37 +166,11 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") ->
     return out.reshape(values.shape)
 
 
-def _pad_to(x: Tensor, size: int, axis: int, fill: Tensor) -> Tensor:
-    n = x.shape[axis]
-    if n >= size:
-        return x.narrow(axis, 0, size)
-    pad_shape = list(x.shape)
-    pad_shape[axis] = size - n
-    return torch.cat([x, fill.to(x.dtype).expand(pad_shape)], dim=axis)
-
-
-def unique(
-    x: Tensor,
-    return_inverse: bool,
-    return_counts: bool,
-    axis: int | None,
-    size: int | None,
-    fill_value: Any,
-) -> tuple[Tensor, Tensor | None, Tensor | None]:
+def sorted_unique(x: Tensor, axis: int | None, size: int | None) -> tuple[Tensor, Tensor, Tensor]:
     values, inverse, counts = torch.unique(
         x, sorted=True, return_inverse=True, return_counts=True, dim=axis
     )
-    if size is not None:
-        ax = 0 if axis is None else axis
-        if fill_value is not None:
-            fill = torch.tensor(fill_value, device=x.device)
-        elif values.numel():
-            fill = values.narrow(ax, 0, 1)
-        else:
-            fill = torch.zeros((), dtype=x.dtype, device=x.device)
-        values = _pad_to(values, size, ax, fill)
-        counts = _pad_to(counts, size, 0, torch.zeros((), dtype=counts.dtype, device=x.device))
-    return values, inverse if return_inverse else None, counts if return_counts else None
+    return values, inverse, counts
 
 
 def bincount(x: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:

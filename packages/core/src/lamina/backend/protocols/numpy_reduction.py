@@ -21,8 +21,8 @@ class NumpyReductionOps(Protocol):
     Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
     `allclose`, `average`, `count_nonzero`, `diff`, `median`, `nanargmax`, `nanargmin`,
     `nancumprod`, `nancumsum`, `nanmax`, `nanmean`, `nanmedian`, `nanmin`, `nanprod`,
-    `nansum`, `std`. A backend may still define one, with the same signature, where a native
-    kernel is faster; the core then calls it.
+    `nansum`, `std`, `unique` (on `sorted_unique`). A backend may still define one, with the
+    same signature, where a native kernel is faster; the core then calls it.
     """
 
     # Plain reductions over `axis` (all of them when None).
@@ -83,19 +83,16 @@ class NumpyReductionOps(Protocol):
         """`sorted_sequence` is 1-D and of `values`' dtype."""
         ...
 
-    def unique(
-        self,
-        x: Tensor,
-        return_inverse: bool,
-        return_counts: bool,
-        axis: int | None,
-        size: int | None,
-        fill_value: Any,
-    ) -> tuple[Tensor, Tensor | None, Tensor | None]:
-        """Sorted unique values (flattened when `axis` is None), inverse indices, counts.
+    def sorted_unique(
+        self, x: Tensor, axis: int | None, size: int | None
+    ) -> tuple[Tensor, Tensor, Tensor]:
+        """Sorted unique values (of the flattened `x` when `axis` is None, else the unique
+        slices along `axis`), each element's (or slice's) index among them, and counts.
 
-        With `size`, values are padded with `fill_value` (or their minimum when None) or
-        truncated to `size` along the unique axis, counts padded with 0.
+        The indices may come in any shape holding them in order (the core reshapes them).
+        `size` is a hint for backends whose shapes must be static (JAX under `jit`): such a
+        backend returns exactly `size` values, the missing ones with count 0; any other
+        returns them all, and the core composite `unique` cuts or pads them.
         """
         ...
 

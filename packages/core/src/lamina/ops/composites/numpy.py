@@ -235,6 +235,46 @@ def nanstd(x: Tensor, axis: tuple[int, ...] | None = None, keepdims: bool = Fals
     return backend().numpy.sqrt(nanvar(x, axis, keepdims))
 
 
+def _resized(x: Tensor, size: int, axis: int, fill: Tensor) -> Tensor:
+    """`x` cut to `size` along `axis`, or extended with `fill` (broadcast) to it."""
+    n = backend().numpy
+    shape = list(backend().core.shape(x))
+    have = shape[axis]
+    if have >= size:
+        return x[_along(axis, len(shape), slice(0, size))]
+    shape[axis] = size - have
+    return n.concatenate([x, n.broadcast_to(fill, tuple(shape))], axis)
+
+
+def unique(
+    x: Tensor,
+    return_inverse: bool,
+    return_counts: bool,
+    axis: int | None,
+    size: int | None,
+    fill_value: Any,
+) -> tuple[Tensor, Tensor | None, Tensor | None]:
+    """`sorted_unique`, its inverse shaped as NumPy shapes it, and `size` applied: values
+    cut or padded with `fill_value` (their minimum when None), counts padded with 0."""
+    b = backend()
+    n = b.numpy
+    values, inverse, counts = n.sorted_unique(x, axis, size)
+    inverse = n.reshape(inverse, tuple(b.core.shape(x)) if axis is None else (-1,))
+    if size is not None:
+        ax = 0 if axis is None else axis
+        rank = len(b.core.shape(values))
+        empty = b.core.shape(values)[ax] == 0
+        least = const(x, 0) if empty else values[_along(ax, rank, slice(0, 1))]
+        values = _resized(values, size, ax, least)
+        counts = _resized(counts, size, 0, const(counts, 0))
+        if fill_value is not None:
+            # Padded slots count 0 (a backend may have padded them already, with the least).
+            along = (1,) * ax + (size,) + (1,) * (rank - ax - 1)
+            real = n.reshape(n.greater(counts, const(counts, 0)), along)
+            values = n.where(real, values, const(x, fill_value))
+    return values, inverse if return_inverse else None, counts if return_counts else None
+
+
 # --- products -------------------------------------------------------------------------------
 def inner(x1: Tensor, x2: Tensor) -> Tensor:
     d1, d2 = _ndim(x1), _ndim(x2)

@@ -7,6 +7,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import Op
+from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, promote, to_tensor
 from lamina.ops.numpy.reduction._common import (
     cast,
@@ -218,7 +219,7 @@ class Unique(Op):
     def call(self, x: Any) -> Any:
         axis = self._axis(x)
         x = to_tensor(x)
-        values, inverse, counts = backend().numpy.unique(
+        values, inverse, counts = composite("numpy", "unique")(
             x, self.return_inverse, self.return_counts, axis, self.size, self.fill_value
         )
         return self._pack(
