@@ -1,8 +1,12 @@
-"""`ModuleBackend.assemble` (kit 1.8): a backend from its `Namespaces` and its three classes."""
+"""Kit 1.8 and 1.9: `ModuleBackend.assemble` (a backend from its `Namespaces` and its three
+classes) and `TrainableStateVariable`."""
 
 from __future__ import annotations
 
 import dataclasses
+
+import numpy as np
+import pytest
 
 from lamina.backend import Capability, generic_runtime, kit
 from lamina.ops.dispatch import backend
@@ -44,3 +48,20 @@ def test_assemble_defaults_are_the_fields_defaults() -> None:
     assert dict(made.optimizer_rules) == {} and made.step_modes == ({},)
     assert made.api_version == kit.ModuleBackend.__dataclass_fields__["api_version"].default
     assert not made.supports(Capability.TRAINING)
+
+
+def test_trainable_state_variables_follow_each_change_of_the_flag() -> None:
+    # kit 1.9: torch's and TensorFlow's variables keep the flag on their native state.
+    cls = backend().variable_class
+    if not issubclass(cls, kit.TrainableStateVariable):
+        pytest.skip("this backend's variables keep no trainable flag of their own")
+    seen = []
+
+    class Watched(cls):  # type: ignore[valid-type,misc]
+        def _follow_trainable(self) -> None:
+            seen.append(self.trainable)
+            super()._follow_trainable()
+
+    v = Watched(np.ones((2,), "float32"), trainable=False)
+    v.trainable = True
+    assert seen == [False, True] and v.trainable

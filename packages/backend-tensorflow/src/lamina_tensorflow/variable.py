@@ -6,11 +6,11 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.kit import Variable
+from lamina.backend.kit import TrainableStateVariable, Variable
 from lamina_tensorflow.core import convert_to_tensor
 
 
-class TensorflowVariable(Variable):
+class TensorflowVariable(TrainableStateVariable):
     """A `lamina.Variable` whose state is a `tf.Variable`.
 
     TF fixes a tf.Variable's `trainable` at creation, so changing `trainable` makes a new
@@ -26,13 +26,7 @@ class TensorflowVariable(Variable):
         with tf.init_scope():
             super().__init__(*args, **kwargs)
 
-    @property
-    def trainable(self) -> bool:
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value: bool) -> None:
-        self._trainable = bool(value)
+    def _follow_trainable(self) -> None:
         old = self.__dict__.get("_variable")
         if old is not None and old.trainable != self._trainable:
             with tf.device(old.device):

@@ -6,11 +6,11 @@ from typing import Any
 
 import torch
 
-from lamina.backend.kit import Variable
+from lamina.backend.kit import TrainableStateVariable, Variable
 from lamina_torch.core import _on_device, convert_to_tensor, meta_tracing, storage_device
 
 
-class TorchVariable(Variable):
+class TorchVariable(TrainableStateVariable):
     """A `lamina.Variable` whose state is a `torch.nn.Parameter`.
 
     `requires_grad` follows `trainable` (only float and complex values can require grad).
@@ -26,13 +26,7 @@ class TorchVariable(Variable):
         else:
             super().__init__(*args, **kwargs)
 
-    @property
-    def trainable(self) -> bool:
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value: bool) -> None:
-        self._trainable = bool(value)
+    def _follow_trainable(self) -> None:
         parameter = self.__dict__.get("_parameter")
         if parameter is not None:
             parameter.requires_grad_(self._trainable and _differentiable(parameter))

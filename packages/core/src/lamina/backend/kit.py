@@ -14,7 +14,8 @@ What is here, by use:
 * Assembling a backend: `Backend`, `Capability`, `ModuleBackend` (with
   `ModuleBackend.assemble`, taking the op modules as one `Namespaces`), `OptimizerRule`,
   `LayerMixin`, `Variable` (the base of the backend's variable class; `ArrayVariable`, one
-  for arrays replaced on assignment), `RuntimeOps` (seeds,
+  for arrays replaced on assignment; `TrainableStateVariable`, one whose native state
+  carries the trainable flag), `RuntimeOps` (seeds,
   counters, profiler, determinism; `ModuleBackend` defaults to a generic one), `ExportOps`
   (the optional SavedModel export namespace; `ModuleBackend(export=...)`).
 * Tracing and scopes: `SymbolicTensor`, `trace_with_arrays`, `symbolic_inputs`,
@@ -60,6 +61,7 @@ from lamina.backend.protocols.export import ExportOps as ExportOps
 from lamina.backend.protocols.runtime import RuntimeOps as RuntimeOps
 from lamina.backend.tracing import symbolic_inputs as symbolic_inputs
 from lamina.backend.tracing import trace_with_arrays as trace_with_arrays
+from lamina.backend.trainable_state import TrainableStateVariable as TrainableStateVariable
 from lamina.backend.windows import Ints as Ints
 from lamina.backend.windows import Pads as Pads
 from lamina.backend.windows import Pair as Pair
@@ -77,7 +79,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 8)
+KIT_VERSION: tuple[int, int] = (1, 9)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
