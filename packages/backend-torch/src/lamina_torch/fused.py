@@ -8,9 +8,7 @@ Right-padded masks become packed sequences; any other mask returns None (generic
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -38,17 +36,18 @@ def _take_steps(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return torch.gather(x, 1, index[:, :, None].expand(-1, -1, x.shape[-1]))
 
 
-@contextlib.contextmanager
-def _quiet_on_cuda(inputs: torch.Tensor) -> Iterator[None]:
-    """cuDNN gathers weights that are not one flat buffer into one at each call (ours are
-    the layer's own variables, so they never are) and warns about it; that copy is the
-    price of training Keras-layout variables in place."""
+def _call(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
+    """``kernel(*args)``; on CUDA without the warning about weights not in one buffer.
+
+    cuDNN gathers weights that are not one flat buffer into one at each call (ours are the
+    layer's own variables, so they never are) and warns about it; that copy is the price of
+    training Keras-layout variables in place. On CPU the kernel is called directly.
+    """
     if not inputs.is_cuda:
-        yield
-        return
+        return kernel(*args)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="RNN module weights are not part")
-        yield
+        return kernel(*args)
 
 
 def _hx(states: tuple[torch.Tensor, ...]) -> Any:
@@ -73,8 +72,9 @@ def _run(
     train = torch.is_grad_enabled()
     if lengths is None:
         x = torch.flip(inputs, (1,)) if go_backwards else inputs
-        with _quiet_on_cuda(inputs):
-            out, *states = kernel(x, _hx(hx), params, has_biases, 1, 0.0, train, False, True)
+        out, *states = _call(
+            kernel, inputs, x, _hx(hx), params, has_biases, 1, 0.0, train, False, True
+        )
         return out, tuple(s[0] for s in states)
     assert isinstance(lengths, torch.Tensor)
     steps = inputs.shape[1]
@@ -86,18 +86,19 @@ def _run(
         x = _take_steps(inputs, reversed_time)
     packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
     sorted_hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx)
-    with _quiet_on_cuda(inputs):
-        data, *states = kernel(
-            packed.data,
-            packed.batch_sizes,
-            _hx(sorted_hx),
-            params,
-            has_biases,
-            1,
-            0.0,
-            train,
-            False,
-        )
+    data, *states = _call(
+        kernel,
+        inputs,
+        packed.data,
+        packed.batch_sizes,
+        _hx(sorted_hx),
+        params,
+        has_biases,
+        1,
+        0.0,
+        train,
+        False,
+    )
     unpacked, _ = pad_packed_sequence(
         PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices),
         batch_first=True,
@@ -169,7 +170,7 @@ def gru(
         return None  # torch's GRU applies the reset gate after the matmul only
     params = [_to_torch_gates(kernel).t(), _to_torch_gates(recurrent_kernel).t()]
     if bias is not None:
-        params += [_to_torch_gates(bias[0]), _to_torch_gates(bias[1])]
+        params += list(_to_torch_gates(bias).unbind(0))  # both rows in one reorder
     result = _run(
         torch.gru,
         inputs,

@@ -1,12 +1,15 @@
 """The training step on torch: eager autograd, `torch.compile` when `jit_compile=True`.
 
 Eager steps pay for every op they dispatch, so the step takes the short ways: the loss
-tracker is updated in place, and Adam's rule runs as torch's fused kernel
-(`lamina_torch.optimizers`).
+tracker is updated in place, Adam's rule runs as torch's fused kernel
+(`lamina_torch.optimizers`), and `fit` reads a step's logs only when something looks at
+them (a callback's ``on_train_batch_end``, `train_on_batch`): computing every metric's
+result after every batch costs more Python than the update itself on small models.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import torch
@@ -18,6 +21,8 @@ from lamina_torch import distribution
 class TorchTrainer:
     """Overrides `train_step` (autograd) and compiles steps with torch.compile on request."""
 
+    _results_deferred: bool = False  # set while `fit`'s own steps run (`make_train_function`)
+
     def train_step(self, data: Any) -> dict[str, Any]:
         """One batch: forward, loss, backward, optimizer update, metrics."""
         model: Any = self
@@ -27,11 +32,12 @@ class TorchTrainer:
         _track_loss(model, loss, x)
         trainable = model.trainable_weights
         if trainable:
-            for variable in trainable:
-                variable.value.grad = None
+            params = [variable.value for variable in trainable]
+            for param in params:
+                param.grad = None
             if loss.requires_grad:  # else no weight reached the loss: every gradient is None
                 model.optimizer.scale_loss(loss).backward()
-            grads = [variable.value.grad for variable in trainable]
+            grads = [param.grad for param in params]
             grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
             with torch.no_grad():
                 model.optimizer.apply(grads, trainable)
@@ -42,23 +48,38 @@ class TorchTrainer:
         if model.train_function is not None and not force:
             return model.train_function
         step = model.train_step
-        if model.jit_compile and not model.run_eagerly:
+        compiled = model.jit_compile and not model.run_eagerly
+        if compiled:
             step = torch.compile(step)
+        # Lamina's own step, metrics and results: their logs can wait until read.
+        defer = not compiled and _lamina_step(model)
 
         distribution.sync_replicas(model)  # replicas start from process 0's weights
 
-        def run(batches: list[Any]) -> dict[str, Any]:
-            logs: dict[str, Any] = {}
-            for batch in batches:
-                logs = step(batch)
+        def run(batches: list[Any]) -> Mapping[str, Any]:
+            logs: Mapping[str, Any] = {}
+            object.__setattr__(model, "_results_deferred", defer)
+            try:
+                for batch in batches:
+                    logs = step(batch)
+            finally:
+                object.__setattr__(model, "_results_deferred", False)
             return logs
 
         object.__setattr__(model, "train_function", run)
         return run
 
-    def get_metrics_result(self) -> dict[str, Any]:
+    def get_metrics_result(self) -> Any:
+        if self._results_deferred:
+            return _PendingLogs(self._metrics_result_now)
+        return self._metrics_result_now()
+
+    def _metrics_result_now(self) -> dict[str, Any]:
+        results: Callable[[], dict[str, Any]] = super().get_metrics_result  # type: ignore[misc]
+        if distribution.replicas() == 1:
+            return results()
         # Under DataParallel the logs hold every process's batches, not only this one's.
-        return distribution.across_replicas(self, super().get_metrics_result)  # type: ignore[misc]
+        return distribution.across_replicas(self, results)
 
     def test_step(self, data: Any) -> Any:
         with torch.no_grad():
@@ -67,6 +88,43 @@ class TorchTrainer:
     def predict_step(self, data: Any) -> Any:
         with torch.no_grad():
             return super().predict_step(data)  # type: ignore[misc]
+
+
+class _PendingLogs(Mapping[str, Any]):
+    """A step's logs, computed from the metrics' state when first read.
+
+    `fit` reads them right after the step or never; a reader holding them across steps
+    would see the later state, which `fit` never does.
+    """
+
+    __slots__ = ("_compute", "_logs")
+
+    def __init__(self, compute: Callable[[], dict[str, Any]]) -> None:
+        self._compute = compute
+        self._logs: dict[str, Any] | None = None
+
+    def _read(self) -> dict[str, Any]:
+        if self._logs is None:
+            self._logs = self._compute()
+        return self._logs
+
+    def __getitem__(self, key: str) -> Any:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+
+def _lamina_step(model: Any) -> bool:
+    """Whether `model` trains with Lamina's own `train_step`, `compute_metrics` and
+    `get_metrics_result` (no override that could read or change the logs it returns)."""
+    from lamina.models import Model
+
+    names = ("train_step", "compute_metrics", "get_metrics_result")
+    return all(getattr(getattr(model, n), "__func__", None) is getattr(Model, n) for n in names)
 
 
 def _track_loss(model: Any, loss: Any, x: Any) -> None:
