@@ -38,6 +38,21 @@ def local_rows(rank: int, processes: int) -> np.ndarray[Any, Any]:
     )
 
 
+def GlobalBatches(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> Any:
+    """A `PyDataset` of the global batches of `(x, y)`."""
+    import lamina
+
+    class Batches(lamina.utils.PyDataset):
+        def __len__(self) -> int:
+            return len(x) // GLOBAL_BATCH
+
+        def __getitem__(self, i: int) -> tuple[Any, Any]:
+            rows = slice(i * GLOBAL_BATCH, (i + 1) * GLOBAL_BATCH)
+            return x[rows], y[rows]
+
+    return Batches()
+
+
 def make_model(perturb: float = 0.0) -> Any:
     import lamina
 
@@ -102,6 +117,19 @@ def main() -> None:
         scores = model.evaluate(x[rows], y[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
         # Each process gets the predictions of its own rows.
         predictions = model.predict(x[rows], batch_size=GLOBAL_BATCH // processes, verbose=0)
+        # Every process is given the same PyDataset (and torch DataLoader) of global
+        # batches: `fit` keeps each process's slice of each batch.
+        from_py_dataset = make_model()
+        from_py_dataset.fit(GlobalBatches(x, y), epochs=EPOCHS, shuffle=False, verbose=0)
+        sources = {"py_dataset_weights": from_py_dataset}
+        if "loader" in sys.argv[1:]:
+            import torch
+
+            pairs = torch.utils.data.TensorDataset(torch.from_numpy(x), torch.from_numpy(y))
+            from_loader = make_model()
+            from_loader.fit(torch.utils.data.DataLoader(pairs, batch_size=GLOBAL_BATCH),
+                            epochs=EPOCHS, verbose=0)  # fmt: skip
+            sources["loader_weights"] = from_loader
         dataset_weights = None
         if "dataset" in sys.argv[1:]:
             # Every process is given the whole dataset of global batches: `fit` keeps each
@@ -121,6 +149,10 @@ def main() -> None:
             "predict_rows": rows.tolist(),
             "predict": np.asarray(predictions).tolist(),
             "dataset_weights": dataset_weights,
+            **{
+                key: [np.asarray(w).tolist() for w in source.get_weights()]
+                for key, source in sources.items()
+            },
         }
         print("RESULT " + json.dumps(out), flush=True)
 

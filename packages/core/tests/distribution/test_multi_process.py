@@ -91,7 +91,8 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
         sys.path.remove(str(JOB.parent))
     weights, losses, scores, predictions = _job.reference()
     with_tf = importlib.util.find_spec("tensorflow") is not None
-    result = run_job(*(["dataset"] if with_tf else []))
+    with_torch = importlib.util.find_spec("torch") is not None
+    result = run_job(*(["dataset"] if with_tf else []), *(["loader"] if with_torch else []))
     assert result["devices"] == 2
     for got, want in zip(result["weights"], weights, strict=True):
         np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)
@@ -100,6 +101,10 @@ def test_two_processes_train_like_one_on_the_whole_batch() -> None:
     np.testing.assert_allclose(result["evaluate"], scores, atol=1e-5, rtol=0)
     rows = np.asarray(result["predict_rows"])
     np.testing.assert_allclose(result["predict"], predictions[rows], atol=1e-5, rtol=0)
+    # The same run from a PyDataset (and a torch DataLoader) of the global batches.
+    for key in ("py_dataset_weights", *(["loader_weights"] if with_torch else [])):
+        for got, want in zip(result[key], weights, strict=True):
+            np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0, err_msg=key)
     if with_tf:  # the same run from a tf.data.Dataset of the global batches
         for got, want in zip(result["dataset_weights"], weights, strict=True):
             np.testing.assert_allclose(np.asarray(got), want, atol=1e-5, rtol=0)

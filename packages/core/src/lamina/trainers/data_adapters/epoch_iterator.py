@@ -21,6 +21,7 @@ from lamina.trainers.data_adapters.generator_data_adapter import (
     GeneratorDataAdapter,
     is_generator_like,
 )
+from lamina.trainers.data_adapters.process_part import this_process_part
 from lamina.utils.py_dataset import PyDataset
 
 RAN_OUT_MESSAGE = (
@@ -88,7 +89,7 @@ def get_data_adapter(
     if isinstance(x, PyDataset):
         from lamina.trainers.data_adapters.py_dataset_adapter import PyDatasetAdapter
 
-        return PyDatasetAdapter(x, shuffle=shuffle)
+        return this_process_part(PyDatasetAdapter(x, shuffle=shuffle), x)
     if is_tf_dataset(x):
         from lamina.trainers.data_adapters.tf_dataset_adapter import TFDatasetAdapter
 
@@ -98,7 +99,7 @@ def get_data_adapter(
             TorchDataLoaderAdapter,
         )
 
-        return TorchDataLoaderAdapter(x)
+        return this_process_part(TorchDataLoaderAdapter(x), x)
     if is_generator_like(x):
         return GeneratorDataAdapter(x)
     return ArrayDataAdapter(
