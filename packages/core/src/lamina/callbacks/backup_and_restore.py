@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from lamina.callbacks.callback import Callback
+from lamina.distribution.engine import is_process_zero
 
 _STATE = "latest.npz"
 _METADATA = "training_metadata.json"
@@ -83,6 +84,8 @@ class BackupAndRestore(Callback):
         return variables
 
     def _save(self, epoch: int, batch: int | None) -> None:
+        if not is_process_zero():  # every process restores; process 0 alone writes
+            return
         variables = self._variables()
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
@@ -204,7 +207,7 @@ class BackupAndRestore(Callback):
             self._save(epoch, None)
 
     def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
-        if not self.delete_checkpoint:
+        if not self.delete_checkpoint or not is_process_zero():
             return
         for name in (_STATE, _METADATA):
             for suffix in ("", _BACKUP_SUFFIX):

@@ -23,6 +23,10 @@ class Callback:
         ...         print(epoch, logs["loss"])
     """
 
+    process_zero_only: bool = False
+    """True for callbacks that write files or print (checkpoints, logs, the progress bar):
+    in a job of several processes only process 0 runs them."""
+
     def __init__(self) -> None:
         self.params: dict[str, Any] = {}
         self._model: Any = None

@@ -52,6 +52,9 @@ class CallbackList(Callback):
         **params: Any,
     ) -> None:
         super().__init__()
+        from lamina.distribution.engine import is_process_zero
+
+        self._process_zero = is_process_zero()
         self.callbacks: list[Callback] = []
         for callback in _flatten(callbacks):
             self.append(callback)
@@ -65,7 +68,7 @@ class CallbackList(Callback):
         if self._history is None and add_history:
             self._history = History()
             self.callbacks.append(self._history)
-        if self._progbar is None and add_progbar:
+        if self._progbar is None and add_progbar and self._process_zero:
             self._progbar = ProgbarLogger()
             self.callbacks.append(self._progbar)
         self._batch_targets: dict[str, list[Callback]] = {}
@@ -75,7 +78,8 @@ class CallbackList(Callback):
             self.set_params(params)
 
     def append(self, callback: Callback) -> None:
-        """Add one callback at the end.
+        """Add one callback at the end (or drop it, when it is `process_zero_only` and this
+        is another process of a job).
 
         Raises:
             TypeError: `callback` is not a `Callback`.
@@ -85,6 +89,8 @@ class CallbackList(Callback):
                 "Every entry of `callbacks` must be a `lamina.callbacks.Callback` instance. "
                 f"Received: callback={callback!r} of type {type(callback).__name__}"
             )
+        if callback.process_zero_only and not self._process_zero:
+            return
         self.callbacks.append(callback)
         self._batch_targets = {}
 
@@ -195,6 +201,3 @@ def _flatten(callbacks: Any) -> list[Any]:
         "Argument `callbacks` must be a `Callback`, a list of them or None. "
         f"Received: callbacks={callbacks!r}"
     )
-
-
-

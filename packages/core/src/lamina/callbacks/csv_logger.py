@@ -39,6 +39,8 @@ class CSVLogger(Callback):
         ValueError: `separator` is not a single character.
     """
 
+    process_zero_only = True
+
     def __init__(self, filename: Any, separator: str = ",", append: bool = False) -> None:
         super().__init__()
         if not isinstance(separator, str) or len(separator) != 1:

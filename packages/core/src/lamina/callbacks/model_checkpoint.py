@@ -33,6 +33,8 @@ class ModelCheckpoint(Callback):
         ValueError: bad `filepath` suffix, `mode` or `save_freq`.
     """
 
+    process_zero_only = True
+
     def __init__(
         self,
         filepath: Any,

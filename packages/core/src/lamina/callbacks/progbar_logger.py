@@ -14,6 +14,8 @@ class ProgbarLogger(Callback):
     count and steps per epoch come from the run's parameters.
     """
 
+    process_zero_only = True
+
     def __init__(self) -> None:
         super().__init__()
         self.seen = 0

@@ -30,6 +30,8 @@ class RemoteMonitor(Callback):
         ValueError: `root` is not an http(s) URL.
     """
 
+    process_zero_only = True
+
     def __init__(
         self,
         root: str = "http://localhost:9000",

@@ -45,6 +45,8 @@ class TensorBoard(Callback):
         ValueError: bad `update_freq`, frequencies or `profile_batch`.
     """
 
+    process_zero_only = True
+
     def __init__(
         self,
         log_dir: Any = "logs",

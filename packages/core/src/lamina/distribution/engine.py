@@ -164,6 +164,15 @@ def process_id() -> int:
     return 0 if ops is None else ops.process_id()
 
 
+def is_process_zero() -> bool:
+    """Whether this process writes a job's files and logs: process 0 of a job, or a process
+    outside any job (no backend loaded counts as outside)."""
+    from lamina.backend.registry import current_if_any
+
+    backend = current_if_any()
+    return backend is None or backend.distribution is None or process_id() == 0
+
+
 def distribute_tensor(tensor: Any, layout: TensorLayout) -> Any:
     """`tensor` placed on the devices of `layout`'s mesh, split as `layout` says.
 
