@@ -96,11 +96,20 @@ def main() -> None:
     perturb = 0.5 * rank if "perturb" in sys.argv[1:] else 0.0
     x, y = data()
     rows = local_rows(rank, processes)
-    callbacks = []
+    callbacks: list[Any] = []
+    # "backup=<folder>": BackupAndRestore there (process 0 writes, every process resumes).
+    backup = next((a[len("backup=") :] for a in sys.argv[1:] if a.startswith("backup=")), None)
+    if backup is not None:
+        callbacks.append(lamina.callbacks.BackupAndRestore(backup))
     if "die" in sys.argv[1:] and rank == processes - 1:
-        # The last process dies at its second batch: the others must stop, not hang.
+        # The last process dies at the second batch of the last epoch: the others must
+        # stop, not hang.
+        epoch = [0]
         stop = lamina.callbacks.LambdaCallback(
-            on_train_batch_begin=lambda step, logs: os._exit(3) if step == 1 else None
+            on_epoch_begin=lambda e, logs: epoch.__setitem__(0, e),
+            on_train_batch_begin=lambda step, logs: (
+                os._exit(3) if step == 1 and epoch[0] == EPOCHS - 1 else None
+            ),
         )
         callbacks.append(stop)
     with lamina.distribution.DataParallel().scope():
