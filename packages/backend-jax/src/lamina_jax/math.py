@@ -8,17 +8,9 @@ import jax.scipy.special
 
 from lamina.backend.kit import Tensor
 
-
-def erf(x: Tensor) -> Tensor:
-    return jax.scipy.special.erf(x)
-
-
-def erfc(x: Tensor) -> Tensor:
-    return jax.scipy.special.erfc(x)
-
-
-def erfinv(x: Tensor) -> Tensor:
-    return jax.scipy.special.erfinv(x)
+erf = jax.scipy.special.erf
+erfc = jax.scipy.special.erfc
+erfinv = jax.scipy.special.erfinv
 
 
 def _split(z: Tensor, dtype: Tensor) -> tuple[Tensor, Tensor]:

@@ -6,17 +6,9 @@ import tensorflow as tf
 
 from lamina.backend.kit import Tensor
 
-
-def erf(x: Tensor) -> Tensor:
-    return tf.math.erf(x)
-
-
-def erfc(x: Tensor) -> Tensor:
-    return tf.math.erfc(x)
-
-
-def erfinv(x: Tensor) -> Tensor:
-    return tf.math.erfinv(x)
+erf = tf.math.erf
+erfc = tf.math.erfc
+erfinv = tf.math.erfinv
 
 
 def _split(z: Tensor) -> tuple[Tensor, Tensor]:

@@ -6,17 +6,9 @@ import torch
 
 from lamina.backend.kit import Tensor
 
-
-def erf(x: Tensor) -> Tensor:
-    return torch.special.erf(x)
-
-
-def erfc(x: Tensor) -> Tensor:
-    return torch.special.erfc(x)
-
-
-def erfinv(x: Tensor) -> Tensor:
-    return torch.special.erfinv(x)
+erf = torch.special.erf
+erfc = torch.special.erfc
+erfinv = torch.special.erfinv
 
 
 def _split(z: Tensor) -> tuple[Tensor, Tensor]:

@@ -14,7 +14,7 @@ from lamina_array_api._xp import const, is_int, quiet, xp
 __all__ = [
     "absolute", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
     "arctanh", "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conjugate", "cos", "cosh",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "conjugate", "cos", "cosh",
     "divide", "equal", "exp", "expm1", "floor", "floor_divide", "fmod", "gcd", "greater",
     "greater_equal", "hypot", "i0", "imag", "isfinite", "isin", "isinf", "isnan",
     "less", "less_equal", "log", "log1p", "logaddexp", "logical_and", "logical_not",
@@ -152,15 +152,6 @@ def imag(x: Tensor) -> Tensor:
 
 def conjugate(x: Tensor) -> Tensor:
     return xp.conj(x) if _complex(x) else x
-
-
-def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
-    # minimum(maximum(...)) so that x_max wins when the bounds cross, as on every backend.
-    if x_min is not None:
-        x = xp.maximum(x, x_min)
-    if x_max is not None:
-        x = xp.minimum(x, x_max)
-    return x
 
 
 @quiet

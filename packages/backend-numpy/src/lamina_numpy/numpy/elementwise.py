@@ -86,15 +86,6 @@ def sign(x: Tensor) -> Tensor:
     return np.asarray(np.sign(x))
 
 
-def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
-    # minimum(maximum(...)) so that x_max wins when the bounds cross, as on every backend.
-    if x_min is not None:
-        x = np.maximum(x, x_min)
-    if x_max is not None:
-        x = np.minimum(x, x_max)
-    return np.asarray(x)
-
-
 def round(x: Tensor, decimals: int) -> Tensor:
     with np.errstate(all="ignore"):
         return np.asarray(np.round(x, decimals))

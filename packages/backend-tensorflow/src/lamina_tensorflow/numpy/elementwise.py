@@ -45,24 +45,18 @@ def add(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.logical_or(x1, x2) if _is_bool(x1) else tf.add(x1, x2)
 
 
-def subtract(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.subtract(x1, x2)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+subtract = tf.subtract
 
 
 def multiply(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.logical_and(x1, x2) if _is_bool(x1) else tf.multiply(x1, x2)
 
 
-def divide(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.divide(x1, x2)
-
-
-def floor_divide(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.math.floordiv(x1, x2)
-
-
-def mod(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.math.floormod(x1, x2)
+divide = tf.divide
+floor_divide = tf.math.floordiv
+mod = tf.math.floormod
 
 
 def fmod(x1: Tensor, x2: Tensor) -> Tensor:
@@ -94,20 +88,11 @@ def negative(x: Tensor) -> Tensor:
     return _widened(tf.negative, x) if x.dtype.is_unsigned else tf.negative(x)
 
 
-def absolute(x: Tensor) -> Tensor:
-    return tf.abs(x)
+absolute = tf.abs
 
 
 def sign(x: Tensor) -> Tensor:
     return _widened(tf.sign, x) if x.dtype.is_unsigned else tf.sign(x)
-
-
-def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
-    if x_min is not None:
-        x = tf.maximum(x, x_min)
-    if x_max is not None:
-        x = tf.minimum(x, x_max)
-    return x
 
 
 def round(x: Tensor, decimals: int) -> Tensor:
@@ -121,92 +106,33 @@ def round(x: Tensor, decimals: int) -> Tensor:
     return tf.round(x / factor) * factor
 
 
-def ceil(x: Tensor) -> Tensor:
-    return tf.math.ceil(x)
-
-
-def floor(x: Tensor) -> Tensor:
-    return tf.math.floor(x)
+ceil = tf.math.ceil
+floor = tf.math.floor
 
 
 def trunc(x: Tensor) -> Tensor:
     return tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x))
 
 
-def sqrt(x: Tensor) -> Tensor:
-    return tf.sqrt(x)
-
-
-def sin(x: Tensor) -> Tensor:
-    return tf.sin(x)
-
-
-def cos(x: Tensor) -> Tensor:
-    return tf.cos(x)
-
-
-def tan(x: Tensor) -> Tensor:
-    return tf.tan(x)
-
-
-def arcsin(x: Tensor) -> Tensor:
-    return tf.asin(x)
-
-
-def arccos(x: Tensor) -> Tensor:
-    return tf.acos(x)
-
-
-def arctan(x: Tensor) -> Tensor:
-    return tf.atan(x)
-
-
-def sinh(x: Tensor) -> Tensor:
-    return tf.sinh(x)
-
-
-def cosh(x: Tensor) -> Tensor:
-    return tf.cosh(x)
-
-
-def tanh(x: Tensor) -> Tensor:
-    return tf.tanh(x)
-
-
-def arcsinh(x: Tensor) -> Tensor:
-    return tf.asinh(x)
-
-
-def arccosh(x: Tensor) -> Tensor:
-    return tf.acosh(x)
-
-
-def arctanh(x: Tensor) -> Tensor:
-    return tf.atanh(x)
-
-
-def exp(x: Tensor) -> Tensor:
-    return tf.exp(x)
-
-
-def expm1(x: Tensor) -> Tensor:
-    return tf.math.expm1(x)
-
-
-def log(x: Tensor) -> Tensor:
-    return tf.math.log(x)
-
-
-def log1p(x: Tensor) -> Tensor:
-    return tf.math.log1p(x)
-
-
-def i0(x: Tensor) -> Tensor:
-    return tf.math.bessel_i0(x)
-
-
-def arctan2(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.atan2(x1, x2)
+sqrt = tf.sqrt
+sin = tf.sin
+cos = tf.cos
+tan = tf.tan
+arcsin = tf.asin
+arccos = tf.acos
+arctan = tf.atan
+sinh = tf.sinh
+cosh = tf.cosh
+tanh = tf.tanh
+arcsinh = tf.asinh
+arccosh = tf.acosh
+arctanh = tf.atanh
+exp = tf.exp
+expm1 = tf.math.expm1
+log = tf.math.log
+log1p = tf.math.log1p
+i0 = tf.math.bessel_i0
+arctan2 = tf.atan2
 
 
 def hypot(x1: Tensor, x2: Tensor) -> Tensor:
@@ -242,12 +168,8 @@ def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
     return tf.where(tf.math.is_nan(x1) | tf.math.is_nan(x2), x1 + x2, out)
 
 
-def equal(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.equal(x1, x2)
-
-
-def not_equal(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.not_equal(x1, x2)
+equal = tf.equal
+not_equal = tf.not_equal
 
 
 def _orderable(x1: Tensor, x2: Tensor) -> tuple[Tensor, Tensor]:
@@ -309,16 +231,9 @@ def isin(x1: Tensor, x2: Tensor, assume_unique: bool, invert: bool) -> Tensor:
     return tf.logical_not(found) if invert else found
 
 
-def logical_and(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.logical_and(x1, x2)
-
-
-def logical_or(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.logical_or(x1, x2)
-
-
-def logical_not(x: Tensor) -> Tensor:
-    return tf.logical_not(x)
+logical_and = tf.logical_and
+logical_or = tf.logical_or
+logical_not = tf.logical_not
 
 
 # tf.bitwise has no bool kernels; on bools the bit ops are the logical ones.
@@ -338,21 +253,13 @@ def bitwise_not(x: Tensor) -> Tensor:
     return tf.logical_not(x) if _is_bool(x) else tf.bitwise.invert(x)
 
 
-def bitwise_left_shift(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.bitwise.left_shift(x1, x2)
-
-
-def bitwise_right_shift(x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.bitwise.right_shift(x1, x2)
-
-
-def real(x: Tensor) -> Tensor:
-    return tf.math.real(x)
+bitwise_left_shift = tf.bitwise.left_shift
+bitwise_right_shift = tf.bitwise.right_shift
+real = tf.math.real
 
 
 def imag(x: Tensor) -> Tensor:
     return tf.math.imag(x) if x.dtype.is_complex else tf.zeros_like(x)
 
 
-def conjugate(x: Tensor) -> Tensor:
-    return tf.math.conj(x)
+conjugate = tf.math.conj

@@ -49,8 +49,9 @@ def multiply(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.multiply(x1, x2)
 
 
-def divide(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.true_divide(x1, x2)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+divide = torch.true_divide
 
 
 @_widen_unsigned
@@ -93,8 +94,7 @@ def negative(x: Tensor) -> Tensor:
     return torch.neg(x)
 
 
-def absolute(x: Tensor) -> Tensor:
-    return torch.abs(x)
+absolute = torch.abs
 
 
 @_widen_unsigned
@@ -103,117 +103,35 @@ def sign(x: Tensor) -> Tensor:
     return torch.sgn(x) if x.is_complex() else torch.sign(x)
 
 
-@_widen_unsigned
-def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
-    if x_min is not None:
-        x = torch.maximum(x, x_min)
-    if x_max is not None:
-        x = torch.minimum(x, x_max)
-    return x
-
-
 def round(x: Tensor, decimals: int) -> Tensor:
     return torch.round(x, decimals=decimals)
 
 
-def ceil(x: Tensor) -> Tensor:
-    return torch.ceil(x)
-
-
-def floor(x: Tensor) -> Tensor:
-    return torch.floor(x)
-
-
-def trunc(x: Tensor) -> Tensor:
-    return torch.trunc(x)
-
-
-def sqrt(x: Tensor) -> Tensor:
-    return torch.sqrt(x)
-
-
-def sin(x: Tensor) -> Tensor:
-    return torch.sin(x)
-
-
-def cos(x: Tensor) -> Tensor:
-    return torch.cos(x)
-
-
-def tan(x: Tensor) -> Tensor:
-    return torch.tan(x)
-
-
-def arcsin(x: Tensor) -> Tensor:
-    return torch.asin(x)
-
-
-def arccos(x: Tensor) -> Tensor:
-    return torch.acos(x)
-
-
-def arctan(x: Tensor) -> Tensor:
-    return torch.atan(x)
-
-
-def sinh(x: Tensor) -> Tensor:
-    return torch.sinh(x)
-
-
-def cosh(x: Tensor) -> Tensor:
-    return torch.cosh(x)
-
-
-def tanh(x: Tensor) -> Tensor:
-    return torch.tanh(x)
-
-
-def arcsinh(x: Tensor) -> Tensor:
-    return torch.asinh(x)
-
-
-def arccosh(x: Tensor) -> Tensor:
-    return torch.acosh(x)
-
-
-def arctanh(x: Tensor) -> Tensor:
-    return torch.atanh(x)
-
-
-def exp(x: Tensor) -> Tensor:
-    return torch.exp(x)
-
-
-def expm1(x: Tensor) -> Tensor:
-    return torch.expm1(x)
-
-
-def log(x: Tensor) -> Tensor:
-    return torch.log(x)
-
-
-def log1p(x: Tensor) -> Tensor:
-    return torch.log1p(x)
-
-
-def i0(x: Tensor) -> Tensor:
-    return torch.i0(x)
-
-
-def arctan2(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.atan2(x1, x2)
-
-
-def hypot(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.hypot(x1, x2)
-
-
-def logaddexp(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.logaddexp(x1, x2)
-
-
-def nextafter(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.nextafter(x1, x2)
+ceil = torch.ceil
+floor = torch.floor
+trunc = torch.trunc
+sqrt = torch.sqrt
+sin = torch.sin
+cos = torch.cos
+tan = torch.tan
+arcsin = torch.asin
+arccos = torch.acos
+arctan = torch.atan
+sinh = torch.sinh
+cosh = torch.cosh
+tanh = torch.tanh
+arcsinh = torch.asinh
+arccosh = torch.acosh
+arctanh = torch.atanh
+exp = torch.exp
+expm1 = torch.expm1
+log = torch.log
+log1p = torch.log1p
+i0 = torch.i0
+arctan2 = torch.atan2
+hypot = torch.hypot
+logaddexp = torch.logaddexp
+nextafter = torch.nextafter
 
 
 @_widen_unsigned
@@ -246,20 +164,10 @@ def greater_equal(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.ge(x1, x2)
 
 
-def isfinite(x: Tensor) -> Tensor:
-    return torch.isfinite(x)
-
-
-def isinf(x: Tensor) -> Tensor:
-    return torch.isinf(x)
-
-
-def isnan(x: Tensor) -> Tensor:
-    return torch.isnan(x)
-
-
-def signbit(x: Tensor) -> Tensor:
-    return torch.signbit(x)
+isfinite = torch.isfinite
+isinf = torch.isinf
+isnan = torch.isnan
+signbit = torch.signbit
 
 
 @_widen_unsigned
@@ -271,16 +179,9 @@ def isin(x1: Tensor, x2: Tensor, assume_unique: bool, invert: bool) -> Tensor:
     return torch.isin(x1, x2, assume_unique=assume_unique, invert=invert)
 
 
-def logical_and(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.logical_and(x1, x2)
-
-
-def logical_or(x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.logical_or(x1, x2)
-
-
-def logical_not(x: Tensor) -> Tensor:
-    return torch.logical_not(x)
+logical_and = torch.logical_and
+logical_or = torch.logical_or
+logical_not = torch.logical_not
 
 
 @_widen_unsigned
@@ -313,8 +214,7 @@ def bitwise_right_shift(x1: Tensor, x2: Tensor) -> Tensor:
     return torch.bitwise_right_shift(x1, x2)
 
 
-def real(x: Tensor) -> Tensor:
-    return torch.real(x)
+real = torch.real
 
 
 def imag(x: Tensor) -> Tensor:
@@ -322,6 +222,5 @@ def imag(x: Tensor) -> Tensor:
     return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
 
 
-def conjugate(x: Tensor) -> Tensor:
-    # conj_physical, not conj: a lazily conjugated view cannot be read by .numpy().
-    return torch.conj_physical(x)
+# conj_physical, not conj: a lazily conjugated view cannot be read by .numpy().
+conjugate = torch.conj_physical

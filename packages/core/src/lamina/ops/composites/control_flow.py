@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lamina.ops.composites._base import Tensor, backend, const, dtype_of
-from lamina.ops.composites.numpy import zeros
+from lamina.ops.composites.numpy import clip, zeros
 
 Flat = tuple[Tensor, ...]
 _slice = builtins.slice  # `slice` below is the op
@@ -133,4 +133,4 @@ def unstack(x: Tensor, num: int, axis: int) -> list[Tensor]:
 def saturate_cast(x: Tensor, dtype: str, min_value: Any, max_value: Any) -> Tensor:
     """`x` clipped to ``[min_value, max_value]`` (in its own dtype), then cast."""
     b = backend()
-    return b.core.cast(b.numpy.clip(x, const(x, min_value), const(x, max_value)), dtype)
+    return b.core.cast(clip(x, const(x, min_value), const(x, max_value)), dtype)

@@ -12,7 +12,7 @@ from typing import Any
 
 from lamina.backend import Capability
 from lamina.ops.composites._base import Tensor, backend, const, dtype_of
-from lamina.ops.composites.numpy import meshgrid
+from lamina.ops.composites.numpy import clip, meshgrid
 from lamina.ops.dtypes import INTS
 
 _DIFF = (-1.0, 0.0, 1.0)
@@ -50,7 +50,7 @@ def saturate_cast(x: Tensor, dtype: str) -> Tensor:
         low, high = float(info.min), float(info.max)
         if np.finfo(dtype_of(x)).max < high:  # e.g. float16 cannot hold int32's top
             high = float(np.finfo(dtype_of(x)).max)
-        x = b.numpy.clip(b.numpy.round(x, 0), const(x, low), const(x, high))
+        x = clip(b.numpy.round(x, 0), const(x, low), const(x, high))
     return b.core.cast(x, dtype)
 
 
@@ -58,7 +58,7 @@ def _fix(idx: Tensor, size: int, mode: str) -> tuple[Tensor, Tensor | None]:
     """Neighbour indices mapped into ``[0, size)`` by `mode`, and a validity mask."""
     n = backend().numpy
     if mode in ("constant", "nearest"):
-        clipped = n.clip(idx, const(idx, 0), const(idx, size - 1))
+        clipped = clip(idx, const(idx, 0), const(idx, size - 1))
         if mode == "nearest":
             return clipped, None
         return clipped, n.logical_and(idx >= const(idx, 0), idx < const(idx, size))

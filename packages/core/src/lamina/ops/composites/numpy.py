@@ -139,6 +139,14 @@ def nan_to_num(x: Tensor, nan: float, posinf: float, neginf: float) -> Tensor:
     return n.where(isposinf(x), const(x, posinf), n.where(isneginf(x), const(x, neginf), x))
 
 
+def clip(x: Tensor, x_min: Tensor | None, x_max: Tensor | None) -> Tensor:
+    # minimum(maximum(...)): `x_max` wins where the bounds cross, as NumPy's clip does.
+    n = backend().numpy
+    if x_min is not None:
+        x = n.maximum(x, x_min)
+    return x if x_max is None else n.minimum(x, x_max)
+
+
 def ldexp(x1: Tensor, x2: Tensor) -> Tensor:
     """``x1 * 2 ** x2``: the integer exponent `x2` cast to `x1`'s float dtype."""
     b = backend()

@@ -45,7 +45,7 @@ class Clip(Op):
         self._shape(x, x_min, x_max)
         lo = None if x_min is None else to_tensor(x_min, dtype)
         hi = None if x_max is None else to_tensor(x_max, dtype)
-        return finish(backend().numpy.clip(to_tensor(x, dtype), lo, hi), dtype)
+        return finish(composite("numpy", "clip")(to_tensor(x, dtype), lo, hi), dtype)
 
 
 def clip(x: Any, x_min: Any, x_max: Any) -> Any:
