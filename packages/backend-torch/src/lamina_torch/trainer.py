@@ -51,13 +51,16 @@ class TorchTrainer:
         compiled = model.jit_compile and not model.run_eagerly
         if compiled:
             step = torch.compile(step)
-        # Lamina's own step, metrics and results: their logs can wait until read.
-        defer = not compiled and _lamina_step(model)
+        # Lamina's own step, metrics and results: their logs can wait until read. Not
+        # across processes: combining results is a collective every process must join, and
+        # callbacks may read logs on some processes only.
+        lamina_step = not compiled and _lamina_step(model)
 
         distribution.sync_replicas(model)  # replicas start from process 0's weights
 
         def run(batches: list[Any]) -> Mapping[str, Any]:
             logs: Mapping[str, Any] = {}
+            defer = lamina_step and distribution.replicas() == 1
             object.__setattr__(model, "_results_deferred", defer)
             try:
                 for batch in batches:
