@@ -14,6 +14,7 @@ import sys
 
 from augmentation import bench_augmentation
 from dispatch_overhead import bench_dispatch_overhead
+from distributed import bench_distributed
 from import_cost import bench_import_cost
 from saving import bench_saving
 from training_speed import bench_training_speed
@@ -28,6 +29,7 @@ BENCHMARKS = {
     "training_attention": bench_training_speed_attention,
     "saving": bench_saving,
     "augmentation": bench_augmentation,
+    "distributed": bench_distributed,
 }
 
 
