@@ -1,5 +1,5 @@
-"""Kit 1.8 and 1.9: `ModuleBackend.assemble` (a backend from its `Namespaces` and its three
-classes) and `TrainableStateVariable`."""
+"""Kit 1.8 to 1.10: `ModuleBackend.assemble` (a backend from its `Namespaces` and its three
+classes), `TrainableStateVariable` and `InLayout`."""
 
 from __future__ import annotations
 
@@ -65,3 +65,21 @@ def test_trainable_state_variables_follow_each_change_of_the_flag() -> None:
     v = Watched(np.ones((2,), "float32"), trainable=False)
     v.trainable = True
     assert seen == [False, True] and v.trainable
+
+
+def test_in_layout_moves_the_channel_axis_around_a_one_layout_kernel() -> None:
+    # kit 1.10: the kernel sees its own layout; the member takes either data_format.
+    seen = []
+
+    def kernel(x, size, strides, pads):
+        seen.append(x.shape)
+        return x[:, :: strides[0], :]
+
+    pool = kit.InLayout("channels_last", np.moveaxis).pool(kernel)
+    x = np.arange(2 * 3 * 4).reshape(2, 3, 4)  # (batch, channels, steps)
+    out = pool(x, (1,), (2,), ((0, 0),), "channels_first")
+    np.testing.assert_array_equal(out, x[:, :, ::2])
+    assert seen == [(2, 4, 3)]
+    first = kit.InLayout("channels_first", np.moveaxis)
+    assert first.to(x, "channels_first") is x
+    np.testing.assert_array_equal(first.back(first.to(x, "channels_last"), "channels_last"), x)

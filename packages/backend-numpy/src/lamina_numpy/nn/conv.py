@@ -7,16 +7,11 @@ import string
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from lamina.backend.kit import Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
+from lamina.backend.kit import InLayout, Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
 from lamina_numpy._bfloat16 import via_float32
 
-
-def _to_last(x: Tensor, data_format: str) -> Tensor:
-    return x if data_format == "channels_last" else np.moveaxis(x, 1, -1)
-
-
-def _from_last(x: Tensor, data_format: str) -> Tensor:
-    return x if data_format == "channels_last" else np.moveaxis(x, -1, 1)
+_LAST = InLayout("channels_last", np.moveaxis)
+"""The sliding-window kernels below read channels_last arrays."""
 
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
@@ -50,55 +45,38 @@ def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: I
     return y.reshape(*y.shape[:-2], out).astype(x.dtype, copy=False)
 
 
-def conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    y = _conv_last(_to_last(inputs, data_format), kernel, strides, padding, dilation_rate)
-    return _from_last(y, data_format)
+conv = _LAST.conv(_conv_last)
 
 
-def conv_transpose(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
+def _conv_transpose_last(
+    x: Tensor, kernel: Tensor, strides: Ints, padding: Pads, dilation_rate: Ints
 ) -> Tensor:
-    x = _to_last(inputs, data_format)
     n = len(strides)
     dilated = (x.shape[0], *((d - 1) * s + 1 for d, s in zip(x.shape[1:-1], strides)), x.shape[-1])
     z = np.zeros(dilated, dtype=x.dtype)
     z[(slice(None), *(slice(None, None, s) for s in strides))] = x
     k = np.swapaxes(np.flip(kernel, axis=tuple(range(n))), -1, -2)
-    y = _conv_last(z, k, (1,) * n, padding, dilation_rate)
-    return _from_last(y, data_format)
+    return _conv_last(z, k, (1,) * n, padding, dilation_rate)
 
 
-def max_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
-    x = _pad(_to_last(inputs, data_format), padding, -np.inf)
-    w = _windows(x, pool_size, strides, (1,) * len(pool_size))
-    return _from_last(w.max(axis=tuple(range(-len(pool_size), 0))), data_format)
+conv_transpose = _LAST.conv(_conv_transpose_last)
 
 
-def average_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
-    x = _to_last(inputs, data_format)
+@_LAST.pool
+def max_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
+    w = _windows(_pad(x, padding, -np.inf), pool_size, strides, (1,) * len(pool_size))
+    return w.max(axis=tuple(range(-len(pool_size), 0)))
+
+
+@_LAST.pool
+def average_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
     n = len(pool_size)
     axes = tuple(range(-n, 0))
     ones = (1,) * n
     total = _windows(_pad(x, padding), pool_size, strides, ones).sum(axis=axes)
     mask = _pad(np.ones((1, *x.shape[1:-1], 1), dtype=x.dtype), padding)
     count = _windows(mask, pool_size, strides, ones).sum(axis=axes)
-    return _from_last((total / count).astype(x.dtype, copy=False), data_format)
+    return (total / count).astype(x.dtype, copy=False)
 
 
 def _log_softmax(x: Tensor) -> Tensor:

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
 
-from lamina.backend.kit import Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
-
+from lamina.backend.kit import InLayout, Ints, Pads, Pair, Tensor, grow_and_crop, patch_grid
 
 # TF's CPU kernels only support channels_last, so channels_first is transposed around them.
-def _to_last(x: Tensor, data_format: str) -> Tensor:
-    if data_format == "channels_last":
-        return x
-    return tf.transpose(x, (0, *range(2, x.shape.rank), 1))
-
-
-def _from_last(x: Tensor, data_format: str) -> Tensor:
-    if data_format == "channels_last":
-        return x
-    r = x.shape.rank
-    return tf.transpose(x, (0, r - 1, *range(1, r - 1)))
+_LAST = InLayout("channels_last", tnp.moveaxis)
 
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
@@ -46,16 +36,7 @@ def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: I
     return tf.nn.convolution(x, kernel, strides, "VALID", dilations=dilation)
 
 
-def conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    y = _conv_last(_to_last(inputs, data_format), kernel, strides, padding, dilation_rate)
-    return _from_last(y, data_format)
+conv = _LAST.conv(_conv_last)
 
 
 def _dilate(x: Tensor, strides: Ints) -> Tensor:
@@ -74,20 +55,15 @@ def _dilate(x: Tensor, strides: Ints) -> Tensor:
     return x
 
 
+@_LAST.conv
 def conv_transpose(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
+    inputs: Tensor, kernel: Tensor, strides: Ints, padding: Pads, dilation_rate: Ints
 ) -> Tensor:
     n = len(strides)
-    x = _dilate(_to_last(inputs, data_format), strides)
+    x = _dilate(inputs, strides)
     perm = (*range(n), n + 1, n)
     k = tf.transpose(tf.reverse(kernel, axis=list(range(n))), perm)
-    y = _conv_last(x, k, (1,) * n, padding, dilation_rate)
-    return _from_last(y, data_format)
+    return _conv_last(x, k, (1,) * n, padding, dilation_rate)
 
 
 def _pool(x: Tensor, pool_size: Ints, kind: str, strides: Ints) -> Tensor:
@@ -97,23 +73,19 @@ def _pool(x: Tensor, pool_size: Ints, kind: str, strides: Ints) -> Tensor:
     return tf.nn.pool(x, pool_size, kind, strides, "VALID")
 
 
-def max_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
-    x = _pad(_to_last(inputs, data_format), padding, -np.inf)
-    return _from_last(_pool(x, pool_size, "MAX", strides), data_format)
+@_LAST.pool
+def max_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
+    return _pool(_pad(x, padding, -np.inf), pool_size, "MAX", strides)
 
 
-def average_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
-    x = _to_last(inputs, data_format)
+@_LAST.pool
+def average_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
     total = _pool(_pad(x, padding), pool_size, "AVG", strides)
     if any(p for pair in padding for p in pair):
         # Padded cells must not count: divide by the mean of a padded mask of ones.
         ones = tf.ones((1, *x.shape[1:-1], 1), x.dtype)
         total = total / _pool(_pad(ones, padding), pool_size, "AVG", strides)
-    return _from_last(total, data_format)
+    return total
 
 
 def ctc_loss(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
-from lamina.backend.kit import Ints, Pads, Pair, Tensor
+from lamina.backend.kit import InLayout, Ints, Pads, Pair, Tensor
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -26,12 +26,8 @@ _ADAPTIVE_MAX: dict[int, Callable[..., Tensor]] = {
 }
 
 
-def _to_first(x: Tensor, data_format: str) -> Tensor:
-    return x if data_format == "channels_first" else torch.movedim(x, -1, 1)
-
-
-def _from_first(x: Tensor, data_format: str) -> Tensor:
-    return x if data_format == "channels_first" else torch.movedim(x, 1, -1)
+_FIRST = InLayout("channels_first", torch.movedim)
+"""torch.nn.functional's kernels read channels_first tensors."""
 
 
 def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
@@ -47,72 +43,55 @@ def _weight(kernel: Tensor) -> Tensor:
     return kernel.permute(n + 1, n, *range(n))
 
 
-def conv(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
-) -> Tensor:
-    n = len(strides)
-    x = _pad(_to_first(inputs, data_format), padding)
+@_FIRST.conv
+def conv(inputs: Tensor, kernel: Tensor, strides: Ints, padding: Pads, dilation: Ints) -> Tensor:
+    x = _pad(inputs, padding)
     groups = x.shape[1] // kernel.shape[-2]
-    y = _CONV[n](x, _weight(kernel), None, strides, 0, dilation_rate, groups)
-    return _from_first(y, data_format)
+    return _CONV[len(strides)](x, _weight(kernel), None, strides, 0, dilation, groups)
 
 
+@_FIRST.conv
 def conv_transpose(
-    inputs: Tensor,
-    kernel: Tensor,
-    strides: Ints,
-    padding: Pads,
-    data_format: str,
-    dilation_rate: Ints,
+    x: Tensor, kernel: Tensor, strides: Ints, padding: Pads, dilation_rate: Ints
 ) -> Tensor:
     n = len(strides)
-    x = _to_first(inputs, data_format)
     # The unpadded transpose equals pads (span - 1, span - 1); crop or extend from there.
     y = _CONV_T[n](x, _weight(kernel), None, strides, 0, 0, 1, dilation_rate)
     spans = [(kernel.shape[i] - 1) * dilation_rate[i] + 1 for i in range(n)]
-    y = _pad(y, tuple((a - s + 1, b - s + 1) for (a, b), s in zip(padding, spans)))
-    return _from_first(y, data_format)
+    return _pad(y, tuple((a - s + 1, b - s + 1) for (a, b), s in zip(padding, spans)))
 
 
-def max_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
-    x = _pad(_to_first(inputs, data_format), padding, -math.inf)
-    return _from_first(_MAX[len(pool_size)](x, pool_size, strides), data_format)
+@_FIRST.pool
+def max_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
+    return _MAX[len(pool_size)](_pad(x, padding, -math.inf), pool_size, strides)
 
 
-def average_pool(
-    inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
-) -> Tensor:
+def _average_pool_first(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
     n = len(pool_size)
-    x = _to_first(inputs, data_format)
     if n == 3 and x.dtype == torch.float16 and x.device.type == "cpu":
         # torch has no CPU float16 kernel for 3D average pooling: pool in float32.
-        out = average_pool(x.float(), pool_size, strides, padding, "channels_first")
-        return _from_first(out.half(), data_format)
+        return _average_pool_first(x.float(), pool_size, strides, padding).half()
     total = _AVG[n](_pad(x, padding), pool_size, strides)
     if any(p for pair in padding for p in pair):
         # Padded cells must not count: divide by the mean of a padded mask of ones.
         ones = torch.ones((1, 1, *x.shape[2:]), dtype=x.dtype, device=x.device)
         total = total / _AVG[n](_pad(ones, padding), pool_size, strides)
-    return _from_first(total, data_format)
+    return total
+
+
+average_pool = _FIRST.pool(_average_pool_first)
 
 
 # Native kernel: F.adaptive_avg_pool* pools every bin in one op (the composite slices per bin).
 def adaptive_average_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    x = _to_first(inputs, data_format)
-    return _from_first(_ADAPTIVE_AVG[len(output_size)](x, output_size), data_format)
+    x = _FIRST.to(inputs, data_format)
+    return _FIRST.back(_ADAPTIVE_AVG[len(output_size)](x, output_size), data_format)
 
 
 # Native kernel: F.adaptive_max_pool* (the composite slices per bin).
 def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Tensor:
-    x = _to_first(inputs, data_format)
-    return _from_first(_ADAPTIVE_MAX[len(output_size)](x, output_size), data_format)
+    x = _FIRST.to(inputs, data_format)
+    return _FIRST.back(_ADAPTIVE_MAX[len(output_size)](x, output_size), data_format)
 
 
 def dot_product_attention(

@@ -26,7 +26,9 @@ What is here, by use:
   (the basic-indexing key of an eager `slice_update`); window arguments `Ints`, `Pads`,
   `Pair`, `grow_and_crop` (pads a library cannot take negative, as pad widths and crop
   slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold);
-  `NumpyStyleLinalg`, the `linalg` namespace forwarded to a NumPy-style library;
+  `InLayout` (1.10), which makes the layout-taking conv and pool members from kernels
+  written for one layout; `NumpyStyleLinalg`, the `linalg` namespace forwarded to a
+  NumPy-style library;
   `correlation_window` (the slice of a full correlation a NumPy mode keeps).
 * Backends that never differentiate: `no_gradient` and `forward_only` (their
   `stop_gradient` and `custom_gradient`).
@@ -47,6 +49,7 @@ from lamina import tree as tree
 from lamina.backend.array_variable import ArrayVariable as ArrayVariable
 from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
+from lamina.backend.layouts import InLayout as InLayout
 from lamina.backend.linalg_forward import NumpyStyleLinalg as NumpyStyleLinalg
 from lamina.backend.module_backend import ModuleBackend as ModuleBackend
 from lamina.backend.module_backend import Namespaces as Namespaces
@@ -79,7 +82,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 9)
+KIT_VERSION: tuple[int, int] = (1, 10)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

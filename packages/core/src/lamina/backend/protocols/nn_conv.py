@@ -24,6 +24,9 @@ class NNConvOps(Protocol):
     one, with the same signature, where a native kernel is faster; the core then calls it.
     A backend's `dot_product_attention` may return None for arguments its fused kernel does
     not take (a logit soft cap...): the core then runs the unfused formula.
+
+    `conv`, `conv_transpose` and the pools take their arguments positionally, so a kernel
+    written for one layout can be made a member with `kit.InLayout`.
     """
 
     def conv(
@@ -34,6 +37,7 @@ class NNConvOps(Protocol):
         padding: Pads,
         data_format: str,
         dilation_rate: Ints,
+        /,
     ) -> Tensor:
         """Kernel ``(*spatial, in // groups, out)``; ``groups = in // kernel.shape[-2]``."""
         ...
@@ -46,6 +50,7 @@ class NNConvOps(Protocol):
         padding: Pads,
         data_format: str,
         dilation_rate: Ints,
+        /,
     ) -> Tensor:
         """Kernel ``(*spatial, out, in)``.
 
@@ -55,13 +60,13 @@ class NNConvOps(Protocol):
         ...
 
     def max_pool(
-        self, inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
+        self, inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str, /
     ) -> Tensor:
         """Padded cells never win (they are -inf)."""
         ...
 
     def average_pool(
-        self, inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str
+        self, inputs: Tensor, pool_size: Ints, strides: Ints, padding: Pads, data_format: str, /
     ) -> Tensor:
         """Padded cells are not counted in the mean."""
         ...
