@@ -6,17 +6,16 @@ import numpy as np
 import torch
 
 from lamina import ops
+from lamina.initializers import Constant
 from lamina.layers import Input, Layer
 from lamina.models import Model, Sequential
 
 
 class Affine(Layer):
+    """A linear map onto 2 units, its kernel starting at 0.5."""
+
     def build(self, input_shape):
-        self.kernel = self.add_weight(
-            shape=(input_shape[-1], 2),
-            initializer=lambda s, dtype=None: np.full(s, 0.5, dtype),
-            name="kernel",
-        )
+        self.kernel = self.add_weight((input_shape[-1], 2), Constant(0.5), name="kernel")
 
     def call(self, x):
         return ops.matmul(x, self.kernel)
