@@ -1,7 +1,11 @@
 """Dict inputs of the image layers (images, labels, bounding_boxes, segmentation_masks):
 flipped boxes against a NumPy reference (1e-5), resized/padded boxes against the
 window formula (1e-4), masks equal to the images they came with (exact, nearest
-sampling), and boxes within 1.5 pixels of the box around the warped content."""
+sampling), and boxes within 1.5 pixels of the box around the warped content.
+RandAugment and AugMix are checked against their own pool layers run alone (fresh copies
+with the same seed draw what the pool drew): per image, the output is one candidate's
+(RandAugment, exact to 1e-5) or the blend of the image with one (AugMix, weight solved from
+the images, masks blended by it to 1e-4)."""
 
 from __future__ import annotations
 
@@ -133,8 +137,8 @@ def test_inference_colour_layers_and_errors() -> None:
         layers.RandomFlip(bounding_box_format="xxyy")
     with pytest.raises(ValueError, match="bounding_boxes"):
         layers.MixUp(seed=0)(data, training=True)
-    with pytest.raises(ValueError, match="labels"):
-        layers.RandAugment(seed=0)({"images": IMAGES, "labels": data["labels"]})
+    with pytest.raises(ValueError, match=r"RandAugment.*bounding_box_format"):
+        layers.RandAugment(seed=0)(data, training=True)
     assert layers.RandomFlip(bounding_box_format="yxyx").get_config()["bounding_box_format"] == (
         "yxyx"
     )
@@ -177,3 +181,110 @@ def test_mixing_layers_mix_labels_as_the_images(cls: type) -> None:
     np.testing.assert_allclose(_np(out["images"]).mean(axis=(1, 2, 3)), mixed @ values,
                                rtol=1e-4, atol=1e-3)  # fmt: skip
     assert not np.allclose(mixed, labels)
+
+
+# Policies: 24 RGB images of noise, 6x6 (the shapes of test_image_policies, whose compiled
+# ops JAX then reuses), so every candidate gives a different image; 0/1/2 masks; a box
+# inside and a thin one along each edge (any translation pushes one out).
+N, S = 24, 6
+P_IMAGES = np.random.default_rng(5).uniform(0, 255, (N, S, S, 3)).astype("float32")
+P_MASKS = np.random.default_rng(6).integers(0, 3, (N, S, S, 1)).astype("int32")
+EDGES = [[0, 1, 0.05, 5], [5.95, 1, 6, 5], [1, 0, 5, 0.05], [1, 5.95, 5, 6]]
+P_BOXES = np.broadcast_to(np.array([[1, 1, 4, 4], *EDGES], "float32"), (N, 5, 4))
+
+
+def _policy_data() -> dict:
+    return {
+        "images": P_IMAGES,
+        "labels": np.arange(N, dtype="int32"),
+        "bounding_boxes": {"boxes": P_BOXES.copy(), "labels": np.full((N, 5), 3, "int32")},
+        "segmentation_masks": P_MASKS,
+    }
+
+
+def _candidates(layer: object, data: dict) -> list[dict]:
+    """Each pool layer alone on `data`: a fresh copy with the pool layer's seed."""
+    fresh = [type(p).from_config(p.get_config()) for p in layer.pool]  # type: ignore[attr-defined]
+    return [{k: _np(v) if k != "bounding_boxes" else {b: _np(x) for b, x in v.items()}
+             for k, v in f(data, training=True).items()} for f in fresh]  # fmt: skip
+
+
+def test_randaugment_moves_boxes_and_masks_with_the_layer_each_image_picked() -> None:
+    data = _policy_data()
+    kwargs = {"num_ops": 1, "factor": 1.0, "seed": 4, "bounding_box_format": "xyxy"}
+    out = layers.RandAugment(**kwargs)(data, training=True)
+    candidates = _candidates(layers.RandAugment(**kwargs), data)
+    images, masks = _np(out["images"]), _np(out["segmentation_masks"])
+    boxes = {k: _np(v) for k, v in out["bounding_boxes"].items()}
+    np.testing.assert_array_equal(_np(out["labels"]), data["labels"])
+    assert masks.dtype == np.int32 and boxes["labels"].dtype == np.int32
+    picked = []
+    for i in range(N):
+        j = next(j for j, c in enumerate(candidates)
+                 if np.allclose(images[i], c["images"][i], atol=1e-5))  # fmt: skip
+        picked.append(j)
+        np.testing.assert_array_equal(masks[i], candidates[j]["segmentation_masks"][i])
+        np.testing.assert_allclose(boxes["boxes"][i], candidates[j]["bounding_boxes"]["boxes"][i],
+                                   atol=1e-5)  # fmt: skip
+        np.testing.assert_array_equal(boxes["labels"][i],
+                                      candidates[j]["bounding_boxes"]["labels"][i])  # fmt: skip
+    # Some images took a geometric layer (the pool's first five): their boxes moved, and
+    # some edge boxes left the image (label -1).
+    assert min(picked) < 5 and not np.allclose(boxes["boxes"], P_BOXES)
+    assert np.any(boxes["labels"] == -1)
+
+
+def test_randaugment_two_ops_single_image_and_inference() -> None:
+    data = _policy_data()
+    layer = layers.RandAugment(num_ops=2, factor=1.0, seed=0, bounding_box_format="rel_xywh")
+    rel = P_BOXES / np.float32(S)
+    rel[..., 2:] -= rel[..., :2]  # xyxy -> xywh, relative
+    data["bounding_boxes"]["boxes"] = rel
+    out = layer(data, training=True)
+    boxes, labels = _np(out["bounding_boxes"]["boxes"]), _np(out["bounding_boxes"]["labels"])
+    assert np.all((labels == 3) | (labels == -1)) and np.any(labels == -1)
+    assert np.all((boxes >= -1e-6) & (boxes <= 1 + 1e-6))
+    assert set(np.unique(_np(out["segmentation_masks"]))) <= {0, 1, 2}
+    one = {"images": P_IMAGES[0], "segmentation_masks": P_MASKS[0, ..., 0],
+           "bounding_boxes": {"boxes": rel[0], "labels": np.arange(5, dtype="int32")}}  # fmt: skip
+    single = layer(one, training=True)
+    assert tuple(single["images"].shape) == (S, S, 3)
+    assert tuple(single["segmentation_masks"].shape) == (S, S)
+    assert tuple(single["bounding_boxes"]["boxes"].shape) == (5, 4)
+    same = layer(data, training=False)
+    np.testing.assert_array_equal(_np(same["bounding_boxes"]["boxes"]), rel)
+    np.testing.assert_array_equal(_np(same["segmentation_masks"]), P_MASKS)
+
+
+def _blend_of(out: np.ndarray, x: np.ndarray, candidates: list) -> tuple[int, float]:
+    """The candidate ``c`` and weight ``keep`` with ``out = keep x + (1 - keep) c``
+    (``keep`` by least squares; 1e-2 absolute on a 0-255 scale)."""
+    for j, c in enumerate(candidates):
+        d = (x - c).ravel()
+        keep = float((out - c).ravel() @ d / max(float(d @ d), 1e-12))
+        if np.allclose(out, c + keep * (x - c), atol=1e-2):
+            return j, keep
+    raise AssertionError("the output is no blend of the image with a candidate")
+
+
+def test_augmix_passes_boxes_and_blends_masks_as_the_images() -> None:
+    data = _policy_data()
+    kwargs = {"num_chains": 1, "chain_depth": 1, "factor": 1.0, "seed": 3}
+    out = layers.AugMix(**kwargs)(data, training=True)
+    no_boxes = {k: v for k, v in data.items() if k != "bounding_boxes"}
+    candidates = _candidates(layers.AugMix(**kwargs), no_boxes)
+    np.testing.assert_array_equal(_np(out["bounding_boxes"]["boxes"]), P_BOXES)
+    np.testing.assert_array_equal(_np(out["bounding_boxes"]["labels"]), 3)
+    np.testing.assert_array_equal(_np(out["labels"]), data["labels"])
+    images, masks = _np(out["images"]), _np(out["segmentation_masks"])
+    assert masks.dtype == np.float32
+    geometric = 0
+    for i in range(N):
+        x, m = P_IMAGES[i], P_MASKS[i].astype("float32")
+        j, keep = _blend_of(images[i], x, [c["images"][i] for c in candidates])
+        cm = candidates[j]["segmentation_masks"][i].astype("float32")
+        np.testing.assert_allclose(masks[i], keep * m + (1 - keep) * cm, atol=1e-4)
+        geometric += j < 5
+    assert geometric and not np.allclose(masks, P_MASKS)
+    same = layers.AugMix(**kwargs)(data, training=False)
+    assert _np(same["segmentation_masks"]).dtype == np.float32

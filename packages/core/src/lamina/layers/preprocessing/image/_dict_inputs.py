@@ -9,7 +9,12 @@ point of the input lands in the output, as six coefficients ``x' = m0 x + m1 y +
 ``y' = m3 x + m4 y + m5`` in continuous pixel coordinates: pixel ``i`` spans ``[i, i+1)``).
 Colour layers leave boxes, masks and labels as they are. Mixing layers (``"mixing"``)
 define ``mix(images) -> (images, order, weight)`` and mix the labels with the partner
-``order`` and each image's own ``weight``.
+``order`` and each image's own ``weight``. Policy layers (``"policy"``: `RandAugment`,
+`AugMix`) pick among pool layers per image: they define ``transform_dict(images, boxes,
+masks) -> (images, boxes, masks)`` on batches (None for an absent entry; the boxes are
+given only when the layer's ``moves_boxes`` is true, else they pass through) and
+``mask_dtype(dtype)``, the dtype their masks come out in. `follow` runs one pool layer
+on all three and `select` keeps its result for the images that picked it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from lamina.utils.bounding_boxes.transforms import map_corners
 PASS_THROUGH = "pass_through"
 GEOMETRIC = "geometric"
 MIXING = "mixing"
+POLICY = "policy"
 UNSUPPORTED = "unsupported"
 
 
@@ -81,8 +87,8 @@ def _hw(layer: Any, images: Any) -> tuple[Any, Any]:
     return shape[rows], shape[cols]
 
 
-def _move_boxes(layer: Any, boxes: dict[str, Any], params: Any, before: Any, after: Any,
-                batched: bool) -> dict[str, Any]:  # fmt: skip
+def check_boxes(layer: Any, boxes: Any) -> None:
+    """Boxes that `layer` can move: a dict with ``boxes``, and a `bounding_box_format`."""
     name = type(layer).__name__
     fmt = layer.bounding_box_format
     if fmt is None:
@@ -95,6 +101,12 @@ def _move_boxes(layer: Any, boxes: dict[str, Any], params: Any, before: Any, aft
             f"{name}: `bounding_boxes` must be a dict with `boxes` (and `labels`). "
             f"Received: bounding_boxes={type(boxes).__name__}"
         )
+
+
+def _move_boxes(layer: Any, boxes: dict[str, Any], params: Any, before: Any, after: Any,
+                batched: bool) -> dict[str, Any]:  # fmt: skip
+    check_boxes(layer, boxes)
+    fmt = layer.bounding_box_format
     (h, w), (oh, ow) = _hw(layer, before), _hw(layer, after)
     x = ops.cast(boxes["boxes"], "float32")
     x = x if batched else ops.expand_dims(x, 0)
@@ -135,6 +147,66 @@ def _move_masks(layer: Any, masks: Any, params: Any, batched: bool) -> Any:
     return ops.cast(ops.round(m) if "int" in str(dtype) else m, dtype)
 
 
+def follow(layer: Any, images: Any, boxes: Any, masks: Any) -> tuple[Any, Any, Any]:
+    """`layer`, active, on a batch of images, and its same draw on the batch's boxes and
+    masks when it is geometric (boxes: a dict of batched ``boxes`` and ``labels``); other
+    layers give the boxes and masks back as they were. None stands for an absent entry."""
+    if getattr(layer, "dict_inputs", PASS_THROUGH) != GEOMETRIC:
+        return layer.transform(images, True), boxes, masks
+    params = layer.draw(images, True)
+    result = layer.apply(images, params, False)
+    if boxes is not None:
+        boxes = _move_boxes(layer, boxes, params, images, result, True)
+    if masks is not None:
+        masks = _move_masks(layer, masks, params, True)
+    return result, boxes, masks
+
+
+def select(picked: Any, new: Any, old: Any) -> Any:
+    """Per sample, `new` where `picked` (``(batch,)`` booleans) and `old` elsewhere: for
+    tensors and for dicts of them (boxes); what `new` passed through (the same object, or
+    None) is kept as it is."""
+    if new is None or new is old:
+        return old
+    if isinstance(new, dict):
+        return {key: select(picked, new[key], old[key]) for key in new}
+    condition = ops.reshape(picked, (-1,) + (1,) * (len(old.shape) - 1))
+    return ops.where(condition, new, old)
+
+
+def _call_policy(layer: Any, data: dict[str, Any], images: Any, batched: bool,
+                 active: bool) -> dict[str, Any]:  # fmt: skip
+    """A policy layer on a dict input, its boxes and masks batched like the images."""
+    from lamina import tree
+
+    def batch(x: Any) -> Any:
+        return x if batched else tree.map_structure(lambda t: ops.expand_dims(t, 0), x)
+
+    def unbatch(x: Any) -> Any:
+        return x if batched else tree.map_structure(lambda t: ops.squeeze(t, 0), x)
+
+    out = dict(data)
+    boxes, masks = data.get("bounding_boxes"), data.get("segmentation_masks")
+    if not active:
+        out["images"] = unbatch(images)
+        if masks is not None:
+            out["segmentation_masks"] = ops.cast(masks, layer.mask_dtype(ops.dtype(masks)))
+        return out
+    moved = boxes if boxes is not None and layer.moves_boxes else None
+    if moved is not None:
+        check_boxes(layer, moved)
+        moved = batch({key: ops.convert_to_tensor(v) for key, v in moved.items()})
+    result, moved, masks = layer.transform_dict(
+        images, moved, None if masks is None else batch(ops.convert_to_tensor(masks))
+    )
+    out["images"] = unbatch(result)
+    if moved is not None:
+        out["bounding_boxes"] = unbatch(moved)
+    if masks is not None:
+        out["segmentation_masks"] = unbatch(masks)
+    return out
+
+
 def _mix_labels(labels: Any, order: Any, weight: Any, batched: bool) -> Any:
     """``w labels + (1 - w) labels[order]`` per sample, in float32."""
     y = ops.cast(labels, "float32")
@@ -157,6 +229,9 @@ def output_spec(layer: Any, data: dict[str, Any], image_spec: Any) -> dict[str, 
     if labels is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == MIXING:
         out["labels"] = SymbolicTensor(tuple(labels.shape), dtype="float32")
     masks = data.get("segmentation_masks")
+    if masks is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == POLICY:
+        dtype = layer.mask_dtype(masks.dtype)
+        out["segmentation_masks"] = SymbolicTensor(tuple(masks.shape), dtype=dtype)
     if masks is not None and getattr(layer, "dict_inputs", PASS_THROUGH) == GEOMETRIC:
         shape = list(masks.shape)
         new = tuple(image_spec.shape)
@@ -191,6 +266,8 @@ def call_on_dict(layer: Any, data: dict[str, Any], training: bool, active: bool)
     batched = rank == 4
     images = layer._prepare(data["images"])
     images = images if batched else ops.expand_dims(images, 0)
+    if kind == POLICY:
+        return _call_policy(layer, data, images, batched, active)
     out = dict(data)
     if not active:
         out["images"] = images if batched else ops.squeeze(images, 0)
