@@ -1,5 +1,5 @@
-"""Kit 1.8 to 1.10: `ModuleBackend.assemble` (a backend from its `Namespaces` and its three
-classes), `TrainableStateVariable` and `InLayout`."""
+"""Kit 1.8 to 1.11: `ModuleBackend.assemble` (a backend from its `Namespaces` and its three
+classes), `TrainableStateVariable`, `InLayout` and `fused_attention`."""
 
 from __future__ import annotations
 
@@ -83,3 +83,18 @@ def test_in_layout_moves_the_channel_axis_around_a_one_layout_kernel() -> None:
     first = kit.InLayout("channels_first", np.moveaxis)
     assert first.to(x, "channels_first") is x
     np.testing.assert_array_equal(first.back(first.to(x, "channels_last"), "channels_last"), x)
+
+
+def test_fused_attention_hands_soft_capped_calls_to_the_formula() -> None:
+    # kit 1.11: the kernel sees one AttentionCall, never a soft cap.
+    calls = []
+
+    @kit.fused_attention
+    def member(call: kit.AttentionCall) -> str:
+        calls.append(call)
+        return "fused"
+
+    q = np.zeros((1, 2, 1, 4), "float32")
+    assert member(q, q, q, None, None, 0.5, True, 30.0) is None
+    assert member(q, q, q, None, None, 0.5, True, None) == "fused"
+    assert len(calls) == 1 and calls[0].scale == 0.5 and calls[0].is_causal

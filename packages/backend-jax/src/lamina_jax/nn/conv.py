@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from lamina.backend.kit import Ints, Pads, Pair, Tensor, patch_grid
+from lamina.backend.kit import AttentionCall, Ints, Pads, Pair, Tensor, fused_attention, patch_grid
 
 
 def _dimension_numbers(n: int, data_format: str) -> lax.ConvDimensionNumbers:
@@ -104,19 +104,12 @@ def _cudnn_fits(query: Tensor, key: Tensor, bias: Tensor | None, mask: Tensor | 
     )
 
 
-def dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor | None:
+@fused_attention
+def dot_product_attention(call: AttentionCall) -> Tensor | None:
     # XLA's fused kernel (cuDNN's on a GPU): faster and leaner than the unfused formula.
-    if attn_logits_soft_cap is not None or value.shape[-1] != query.shape[-1]:
-        return None  # no soft cap, values as wide as keys: the core's formula runs
+    query, key, value, bias, mask, scale, is_causal, _ = call
+    if value.shape[-1] != query.shape[-1]:
+        return None  # values as wide as keys only: the core's formula runs
 
     # `jax.nn` takes rank-4 bias and mask only.
     if bias is not None:

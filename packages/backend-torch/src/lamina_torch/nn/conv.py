@@ -8,7 +8,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
-from lamina.backend.kit import InLayout, Ints, Pads, Pair, Tensor
+from lamina.backend.kit import AttentionCall, InLayout, Ints, Pads, Pair, Tensor, fused_attention
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -94,20 +94,11 @@ def adaptive_max_pool(inputs: Tensor, output_size: Ints, data_format: str) -> Te
     return _FIRST.back(_ADAPTIVE_MAX[len(output_size)](x, output_size), data_format)
 
 
-def dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    bias: Tensor | None,
-    mask: Tensor | None,
-    scale: float,
-    is_causal: bool,
-    attn_logits_soft_cap: float | None,
-) -> Tensor | None:
-    # `scaled_dot_product_attention`: flash/memory-efficient kernels, no soft cap (None
+@fused_attention
+def dot_product_attention(call: AttentionCall) -> Tensor | None:
+    # `scaled_dot_product_attention`: flash/memory-efficient kernels (no soft cap: the kit
     # hands those calls to the core's unfused formula).
-    if attn_logits_soft_cap is not None:
-        return None
+    query, key, value, bias, mask, scale, is_causal, _ = call
     # `scaled_dot_product_attention` takes (batch, heads, len, dim) and refuses a mask
     # together with `is_causal`: causality stays a flag unless another mask is given.
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))

@@ -28,7 +28,8 @@ What is here, by use:
   slices) and `patch_grid` (a `PatchGrid`: positions, pad widths and crop of unfold/fold);
   `InLayout` (1.10), which makes the layout-taking conv and pool members from kernels
   written for one layout; `NumpyStyleLinalg`, the `linalg` namespace forwarded to a
-  NumPy-style library;
+  NumPy-style library; `fused_attention` (1.11), a fused attention kernel taking one
+  `AttentionCall` as the `dot_product_attention` override;
   `correlation_window` (the slice of a full correlation a NumPy mode keeps).
 * Backends that never differentiate: `no_gradient` and `forward_only` (their
   `stop_gradient` and `custom_gradient`).
@@ -47,6 +48,8 @@ from typing import Any, Protocol
 
 from lamina import tree as tree
 from lamina.backend.array_variable import ArrayVariable as ArrayVariable
+from lamina.backend.attention import AttentionCall as AttentionCall
+from lamina.backend.attention import fused_attention as fused_attention
 from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
 from lamina.backend.layouts import InLayout as InLayout
@@ -82,7 +85,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 10)
+KIT_VERSION: tuple[int, int] = (1, 11)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
