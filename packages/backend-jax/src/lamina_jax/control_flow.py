@@ -20,9 +20,11 @@ from lamina.backend.kit import Tensor
 Flat = tuple[Tensor, ...]
 
 
-def cond(pred: Tensor, true_fn: Callable[[], Flat], false_fn: Callable[[], Flat]) -> Flat:
-    out: Flat = lax.cond(pred, true_fn, false_fn)
-    return out
+# The core calls these with positional arguments in `lax`'s own order: `lax` binds them.
+cond = lax.cond
+fori_loop = lax.fori_loop
+scan = lax.scan  # an empty `xs` (the core's ``()``) scans over `length` steps, as None does
+associative_scan = lax.associative_scan
 
 
 def switch(index: Tensor, branches: Sequence[Callable[[], Flat]]) -> Flat:
@@ -46,34 +48,6 @@ def while_loop(
         lambda s: (s[0] + 1, body(*s[1])),
         (jnp.asarray(0, jnp.int32), loop_vars),
     )
-    return out
-
-
-def fori_loop(
-    lower: Any, upper: Any, body_fun: Callable[[Any, Flat], Flat], init_val: Flat
-) -> Flat:
-    out: Flat = lax.fori_loop(lower, upper, body_fun, init_val)
-    return out
-
-
-def scan(
-    f: Callable[[Flat, Flat], tuple[Flat, Flat]],
-    init: Flat,
-    xs: Flat,
-    length: int | None,
-    reverse: bool,
-    unroll: int | bool,
-) -> tuple[Flat, Flat]:
-    out: tuple[Flat, Flat] = lax.scan(
-        f, init, xs if xs else None, length=length, reverse=reverse, unroll=unroll
-    )
-    return out
-
-
-def associative_scan(
-    f: Callable[[Flat, Flat], Flat], elems: Flat, reverse: bool, axis: int
-) -> Flat:
-    out: Flat = lax.associative_scan(f, elems, reverse=reverse, axis=axis)
     return out
 
 
