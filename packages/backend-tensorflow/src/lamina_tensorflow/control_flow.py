@@ -27,12 +27,11 @@ def switch(index: Tensor, branches: Sequence[Callable[[], Flat]]) -> Flat:
     return tuple(tf.switch_case(index, list(branches)))
 
 
-def while_loop(
-    cond: Callable[..., Tensor],
-    body: Callable[..., Flat],
-    loop_vars: Flat,
-    maximum_iterations: int | None,
-) -> Flat:
+_Cond = Callable[..., Tensor]
+_Body = Callable[..., Flat]
+
+
+def while_loop(cond: _Cond, body: _Body, loop_vars: Flat, maximum_iterations: int | None) -> Flat:
     return tuple(tf.while_loop(cond, body, loop_vars, maximum_iterations=maximum_iterations))
 
 
