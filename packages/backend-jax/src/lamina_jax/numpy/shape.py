@@ -7,37 +7,16 @@ import jax.numpy as jnp
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-
-def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
-    return jnp.reshape(x, newshape)
-
-
-def broadcast_to(x: Tensor, shape: tuple[int, ...]) -> Tensor:
-    return jnp.broadcast_to(x, shape)
-
-
-def expand_dims(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return jnp.expand_dims(x, axes)
-
-
-def squeeze(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return jnp.squeeze(x, axes)
-
-
-def transpose(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return jnp.transpose(x, axes)
-
-
-def flip(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return jnp.flip(x, axes)
-
-
-def roll(x: Tensor, shift: tuple[int, ...], axes: tuple[int, ...]) -> Tensor:
-    return jnp.roll(x, shift, axes)
-
-
-def tile(x: Tensor, reps: tuple[int, ...]) -> Tensor:
-    return jnp.tile(x, reps)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+reshape = jnp.reshape
+broadcast_to = jnp.broadcast_to
+expand_dims = jnp.expand_dims
+squeeze = jnp.squeeze
+transpose = jnp.transpose
+flip = jnp.flip
+roll = jnp.roll
+tile = jnp.tile
 
 
 def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
@@ -47,12 +26,8 @@ def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
     return jnp.repeat(x, repeats, axis)
 
 
-def concatenate(xs: list[Tensor], axis: int) -> Tensor:
-    return jnp.concatenate(xs, axis)
-
-
-def stack(xs: list[Tensor], axis: int) -> Tensor:
-    return jnp.stack(xs, axis)
+concatenate = jnp.concatenate
+stack = jnp.stack
 
 
 def split(x: Tensor, indices: tuple[int, ...], axis: int) -> list[Tensor]:
@@ -76,8 +51,7 @@ def take_along_axis(x: Tensor, indices: Tensor, axis: int) -> Tensor:
     return jnp.take_along_axis(x, indices, axis, mode="clip")
 
 
-def where(condition: Tensor, x1: Tensor, x2: Tensor) -> Tensor:
-    return jnp.where(condition, x1, x2)
+where = jnp.where
 
 
 def nonzero(x: Tensor) -> tuple[Tensor, ...]:
@@ -92,12 +66,8 @@ def pad(x: Tensor, pad_width: tuple[tuple[int, int], ...], value: Tensor) -> Ten
     return jnp.pad(x, pad_width, constant_values=value)
 
 
-def diag(x: Tensor, k: int) -> Tensor:
-    return jnp.diag(x, k)
-
-
-def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
-    return jnp.diagonal(x, offset, axis1, axis2)
+diag = jnp.diag
+diagonal = jnp.diagonal
 
 
 def _bitcast(x: Tensor, dtype: DType) -> Tensor:
@@ -119,5 +89,3 @@ def view(x: Tensor, dtype: DType) -> Tensor:
     if dtype == "bool":
         return _bitcast(x, "uint8") != 0
     return _bitcast(x, dtype)
-
-

@@ -6,49 +6,24 @@ import numpy as np
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-
-def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
-    return np.reshape(x, newshape)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+reshape = np.reshape
 
 
 def broadcast_to(x: Tensor, shape: tuple[int, ...]) -> Tensor:
     return np.array(np.broadcast_to(x, shape))
 
 
-def expand_dims(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return np.expand_dims(x, axes)
-
-
-def squeeze(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return np.squeeze(x, axes)
-
-
-def transpose(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return np.transpose(x, axes)
-
-
-def flip(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return np.flip(x, axes)
-
-
-def roll(x: Tensor, shift: tuple[int, ...], axes: tuple[int, ...]) -> Tensor:
-    return np.roll(x, shift, axes)
-
-
-def tile(x: Tensor, reps: tuple[int, ...]) -> Tensor:
-    return np.tile(x, reps)
-
-
-def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
-    return np.repeat(x, repeats, axis)
-
-
-def concatenate(xs: list[Tensor], axis: int) -> Tensor:
-    return np.concatenate(xs, axis)
-
-
-def stack(xs: list[Tensor], axis: int) -> Tensor:
-    return np.stack(xs, axis)
+expand_dims = np.expand_dims
+squeeze = np.squeeze
+transpose = np.transpose
+flip = np.flip
+roll = np.roll
+tile = np.tile
+repeat = np.repeat
+concatenate = np.concatenate
+stack = np.stack
 
 
 def split(x: Tensor, indices: tuple[int, ...], axis: int) -> list[Tensor]:
@@ -59,16 +34,9 @@ def get_item(x: Tensor, key: tuple[int | slice | None, ...]) -> Tensor:
     return np.asarray(x[key])
 
 
-def take(x: Tensor, indices: Tensor, axis: int) -> Tensor:
-    return np.take(x, indices, axis)
-
-
-def take_along_axis(x: Tensor, indices: Tensor, axis: int) -> Tensor:
-    return np.take_along_axis(x, indices, axis)
-
-
-def where(condition: Tensor, x1: Tensor, x2: Tensor) -> Tensor:
-    return np.where(condition, x1, x2)
+take = np.take
+take_along_axis = np.take_along_axis
+where = np.where
 
 
 def nonzero(x: Tensor) -> tuple[Tensor, ...]:
@@ -93,5 +61,3 @@ def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
 
 def view(x: Tensor, dtype: DType) -> Tensor:
     return np.ascontiguousarray(x).view(to_numpy_dtype(dtype))
-
-

@@ -8,13 +8,10 @@ import tensorflow as tf
 
 from lamina.backend.kit import DType, Tensor, to_numpy_dtype
 
-
-def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
-    return tf.reshape(x, newshape)
-
-
-def broadcast_to(x: Tensor, shape: tuple[int, ...]) -> Tensor:
-    return tf.broadcast_to(x, shape)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+reshape = tf.reshape
+broadcast_to = tf.broadcast_to
 
 
 def expand_dims(x: Tensor, axes: tuple[int, ...]) -> Tensor:
@@ -28,32 +25,18 @@ def squeeze(x: Tensor, axes: tuple[int, ...]) -> Tensor:
     return tf.squeeze(x, axes) if axes else x
 
 
-def transpose(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return tf.transpose(x, axes)
+transpose = tf.transpose
 
 
 def flip(x: Tensor, axes: tuple[int, ...]) -> Tensor:
     return tf.reverse(x, axes) if axes else x
 
 
-def roll(x: Tensor, shift: tuple[int, ...], axes: tuple[int, ...]) -> Tensor:
-    return tf.roll(x, shift, axes)
-
-
-def tile(x: Tensor, reps: tuple[int, ...]) -> Tensor:
-    return tf.tile(x, reps)
-
-
-def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
-    return tf.repeat(x, repeats, axis)
-
-
-def concatenate(xs: list[Tensor], axis: int) -> Tensor:
-    return tf.concat(xs, axis)
-
-
-def stack(xs: list[Tensor], axis: int) -> Tensor:
-    return tf.stack(xs, axis)
+roll = tf.roll
+tile = tf.tile
+repeat = tf.repeat
+concatenate = tf.concat
+stack = tf.stack
 
 
 def split(x: Tensor, indices: tuple[int, ...], axis: int) -> list[Tensor]:
@@ -91,8 +74,7 @@ def take_along_axis(x: Tensor, indices: Tensor, axis: int) -> Tensor:
     return tf.transpose(tf.gather(xt, it, batch_dims=rank - 1), inverse)
 
 
-def where(condition: Tensor, x1: Tensor, x2: Tensor) -> Tensor:
-    return tf.where(condition, x1, x2)
+where = tf.where
 
 
 def nonzero(x: Tensor) -> tuple[Tensor, ...]:

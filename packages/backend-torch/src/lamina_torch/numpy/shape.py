@@ -7,13 +7,10 @@ import torch
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
 
-
-def reshape(x: Tensor, newshape: tuple[int, ...]) -> Tensor:
-    return torch.reshape(x, newshape)
-
-
-def broadcast_to(x: Tensor, shape: tuple[int, ...]) -> Tensor:
-    return torch.broadcast_to(x, shape)
+# A library function that computes what a protocol member promises is bound to the
+# member's name (the core passes the arguments positionally).
+reshape = torch.reshape
+broadcast_to = torch.broadcast_to
 
 
 def expand_dims(x: Tensor, axes: tuple[int, ...]) -> Tensor:
@@ -27,20 +24,15 @@ def squeeze(x: Tensor, axes: tuple[int, ...]) -> Tensor:
     return torch.squeeze(x, axes) if axes else x
 
 
-def transpose(x: Tensor, axes: tuple[int, ...]) -> Tensor:
-    return torch.permute(x, axes)
+transpose = torch.permute
 
 
 def flip(x: Tensor, axes: tuple[int, ...]) -> Tensor:
     return torch.flip(x, axes) if axes else x
 
 
-def roll(x: Tensor, shift: tuple[int, ...], axes: tuple[int, ...]) -> Tensor:
-    return torch.roll(x, shift, axes)
-
-
-def tile(x: Tensor, reps: tuple[int, ...]) -> Tensor:
-    return torch.tile(x, reps)
+roll = torch.roll
+tile = torch.tile
 
 
 def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
@@ -50,12 +42,8 @@ def repeat(x: Tensor, repeats: int | tuple[int, ...], axis: int) -> Tensor:
     return torch.repeat_interleave(x, repeats, dim=axis)
 
 
-def concatenate(xs: list[Tensor], axis: int) -> Tensor:
-    return torch.cat(xs, axis)
-
-
-def stack(xs: list[Tensor], axis: int) -> Tensor:
-    return torch.stack(xs, axis)
+concatenate = torch.cat
+stack = torch.stack
 
 
 def split(x: Tensor, indices: tuple[int, ...], axis: int) -> list[Tensor]:
@@ -83,8 +71,7 @@ def take_along_axis(x: Tensor, indices: Tensor, axis: int) -> Tensor:
     return torch.gather(x, axis, _wrap(indices, x.shape[axis]))
 
 
-def where(condition: Tensor, x1: Tensor, x2: Tensor) -> Tensor:
-    return torch.where(condition, x1, x2)
+where = torch.where
 
 
 def nonzero(x: Tensor) -> tuple[Tensor, ...]:
@@ -104,15 +91,9 @@ def pad(x: Tensor, pad_width: tuple[tuple[int, int], ...], value: Tensor) -> Ten
     return out
 
 
-def diag(x: Tensor, k: int) -> Tensor:
-    return torch.diag(x, k)
-
-
-def diagonal(x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
-    return torch.diagonal(x, offset, axis1, axis2)
+diag = torch.diag
+diagonal = torch.diagonal
 
 
 def view(x: Tensor, dtype: DType) -> Tensor:
     return x.contiguous().view(to_torch_dtype(dtype))
-
-
