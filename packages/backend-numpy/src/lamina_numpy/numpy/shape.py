@@ -24,10 +24,7 @@ tile = np.tile
 repeat = np.repeat
 concatenate = np.concatenate
 stack = np.stack
-
-
-def split(x: Tensor, indices: tuple[int, ...], axis: int) -> list[Tensor]:
-    return list(np.split(x, indices, axis))
+split = np.split  # a list of arrays, at the offsets `indices`
 
 
 def get_item(x: Tensor, key: tuple[int | slice | None, ...]) -> Tensor:
