@@ -3,9 +3,13 @@
 A layer can pass every eager check and still fail where users meet it: inside `fit`, where
 the backend compiles the step (jitted on JAX, a `tf.function` whose batch size is unknown on
 TensorFlow, `torch.compile` on request). This check puts the layer in a functional model and
-runs `compile`, `fit`, `evaluate` and `predict` over 7 samples in batches of 3, so the last
-batch is partial: on TensorFlow that second batch size retraces the step with the batch
+runs `compile`, `fit`, `evaluate` and `predict` over one full batch and a partial last
+batch of one sample: on TensorFlow that second batch size retraces the step with the batch
 dim unknown, the case that shape-driven code gets wrong.
+
+The full batches have the size of the batch the eager checks used (at least 2), and the
+eager references are computed batch by batch, so on JAX, where each eager op is compiled
+per shape, they reuse the eager checks' compiled ops: only the one-sample batch is new.
 """
 
 from __future__ import annotations
@@ -19,9 +23,6 @@ import numpy as np
 from lamina import tree
 from lamina.ops import dtypes
 
-SAMPLES = 7
-BATCH_SIZE = 3  # 7 = 3 + 3 + 1: a partial last batch
-
 
 def _numpy(x: Any) -> np.ndarray[Any, Any]:
     from lamina.ops.core.conversion import convert_to_numpy
@@ -29,14 +30,34 @@ def _numpy(x: Any) -> np.ndarray[Any, Any]:
     return np.asarray(convert_to_numpy(x))
 
 
-def _tiled(data: Any) -> Any:
-    """`data` repeated along its batch axis to `SAMPLES` samples."""
+def _batch_size(data: Any) -> int:
+    """The eager checks' batch size, at least 2 so that a one-sample batch is partial."""
+    return max(2, int(np.shape(_numpy(tree.flatten(data)[0]))[0]))
+
+
+def _tiled(data: Any, samples: int) -> Any:
+    """`data` repeated along its batch axis to `samples` samples."""
 
     def tile(a: Any) -> np.ndarray[Any, Any]:
         a = _numpy(a)
-        return np.take(a, np.arange(SAMPLES) % a.shape[0], axis=0)
+        return np.take(a, np.arange(samples) % a.shape[0], axis=0)
 
     return tree.map_structure(tile, data)
+
+
+def _rows(x: Any, start: int, stop: int | None) -> Any:
+    return tree.map_structure(lambda a: a[start:stop], x)
+
+
+def _eager_outputs(model: Any, x: Any, batch_size: int) -> Any:
+    """The model called eagerly (``training=False``) batch by batch, outputs joined."""
+    parts = [
+        model(_rows(x, 0, batch_size), training=False),
+        model(_rows(x, batch_size, None), training=False),
+    ]
+    return tree.map_structure(
+        lambda first, last: np.concatenate([_numpy(first), _numpy(last)]), *parts
+    )
 
 
 def _modes() -> list[dict[str, Any]]:
@@ -87,18 +108,19 @@ def check_fit(
         c: the `check_layer` failure formatter (``true``, ``close``, ``fail``).
         make_layer: returns a new, unbuilt layer configured as under test.
         make_inputs: returns the symbolic inputs (None batch dim) for the layer.
-        data: one batch of inputs; it is tiled to `SAMPLES` samples.
+        data: one batch of inputs; it is tiled to a full batch and one more sample.
     """
     from lamina.models import Model
 
-    x = _tiled(data)
+    batch_size = _batch_size(data)
+    x = _tiled(data, batch_size + 1)
     trains = _trains()
     for mode in _modes():
         what = f"fit{mode or ''}"
         layer = make_layer()
         inputs = make_inputs()
         model = Model(inputs, layer(inputs))
-        eager = model(x, training=False)
+        eager = _eager_outputs(model, x, batch_size)
         if any(dtypes.dtype_of(o) not in dtypes.FLOATS for o in tree.flatten(eager)):
             raise c.fail(
                 what,
@@ -108,13 +130,13 @@ def check_fit(
         y = tree.map_structure(lambda o: np.zeros(np.shape(_numpy(o)), "float32"), eager)
         model.compile(optimizer="sgd", loss="mse", **mode)
         if trains:
-            _check_training(c, what, model, layer, make_layer, x, y)
-            eager = model(x, training=False)
-        predicted = model.predict(x, batch_size=BATCH_SIZE, verbose=0)
+            _check_training(c, what, model, layer, make_layer, x, y, batch_size)
+            eager = _eager_outputs(model, x, batch_size)
+        predicted = model.predict(x, batch_size=batch_size, verbose=0)
         c.close(predicted, eager, what, "predict() vs an eager call of the model")
-        loss = model.evaluate(x, y, batch_size=BATCH_SIZE, verbose=0)
+        loss = model.evaluate(x, y, batch_size=batch_size, verbose=0)
         model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
-        expected = model.evaluate(x, y, batch_size=BATCH_SIZE, verbose=0)
+        expected = model.evaluate(x, y, batch_size=batch_size, verbose=0)
         c.close(np.float32(loss), np.float32(expected), what, "evaluate() vs run_eagerly=True")
 
 
@@ -126,6 +148,7 @@ def _check_training(
     make_layer: Callable[[], Any],
     x: Any,
     y: Any,
+    batch_size: int,
 ) -> None:
     trainable = [_numpy(v.value).copy() for v in layer.trainable_variables]
     state = [_numpy(v.value).copy() for v in layer.non_trainable_variables]
@@ -133,7 +156,7 @@ def _check_training(
         with warnings.catch_warnings():
             # torch.compile imports torch modules that warn about torch's own deprecations.
             warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.")
-            history = model.fit(x, y, batch_size=BATCH_SIZE, epochs=1, shuffle=False, verbose=0)
+            history = model.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0)
     except Exception as err:
         raise c.fail(what, f"fit raised {err!r}") from err
     losses = history.history.get("loss", [])
@@ -149,7 +172,7 @@ def _check_training(
             "fit changed none of the layer's trainable weights.",
         )
     moved = _changed(state, layer.non_trainable_variables)
-    expected = _state_moved_by_a_training_call(make_layer, x)
+    expected = _state_moved_by_a_training_call(make_layer, _rows(x, 0, batch_size))
     for variable, by_fit, by_call in zip(layer.non_trainable_variables, moved, expected):
         c.true(
             by_fit or not by_call,
