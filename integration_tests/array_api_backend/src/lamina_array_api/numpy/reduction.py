@@ -26,7 +26,6 @@ __all__ = [
     "any",
     "argmax",
     "argmin",
-    "argpartition",
     "argsort",
     "bincount",
     "corrcoef",
@@ -216,11 +215,6 @@ def sort(x: Tensor, axis: int | None = -1) -> Tensor:
 def argsort(x: Tensor, axis: int | None = -1) -> Tensor:
     y, ax = _flat(x, axis)
     return xp.argsort(y, axis=ax, stable=True)
-
-
-def argpartition(x: Tensor, kth: int, axis: int = -1) -> Tensor:
-    # A full stable sort is one valid partition around every kth.
-    return xp.argsort(x, axis=axis, stable=True)
 
 
 def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") -> Tensor:

@@ -154,11 +154,6 @@ def argsort(x: Tensor, axis: int | None = -1) -> Tensor:
     return tf.argsort(x, axis=axis, stable=True)
 
 
-def argpartition(x: Tensor, kth: int, axis: int = -1) -> Tensor:
-    # TF has no partial sort; a full sort is a valid partition around any kth.
-    return tf.argsort(x, axis=axis, stable=True)
-
-
 def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") -> Tensor:
     # tf.searchsorted wants matching leading dims: search one row of all the values.
     out = tf.searchsorted(

@@ -156,11 +156,6 @@ def argsort(x: Tensor, axis: int | None = -1) -> Tensor:
     return torch.argsort(x, dim=axis, stable=True)
 
 
-def argpartition(x: Tensor, kth: int, axis: int = -1) -> Tensor:
-    # torch has no partial sort; a full sort is a valid partition around any kth.
-    return torch.argsort(x, dim=axis, stable=True)
-
-
 def searchsorted(sorted_sequence: Tensor, values: Tensor, side: str = "left") -> Tensor:
     out = torch.searchsorted(sorted_sequence, values.reshape(-1), right=side == "right")
     return out.reshape(values.shape)

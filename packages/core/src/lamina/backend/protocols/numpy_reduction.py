@@ -19,10 +19,11 @@ class NumpyReductionOps(Protocol):
     """Reductions, statistics, cumulative ops, sorting and searching.
 
     Composites the core writes once on these primitives (`lamina.ops.composites.numpy`):
-    `allclose`, `average`, `count_nonzero`, `diff`, `median`, `nanargmax`, `nanargmin`,
-    `nancumprod`, `nancumsum`, `nanmax`, `nanmean`, `nanmedian`, `nanmin`, `nanprod`,
-    `nansum`, `std`, `unique` (on `sorted_unique`). A backend may still define one, with the
-    same signature, where a native kernel is faster; the core then calls it.
+    `allclose`, `argpartition` (a full sort), `average`, `count_nonzero`, `diff`, `median`,
+    `nanargmax`, `nanargmin`, `nancumprod`, `nancumsum`, `nanmax`, `nanmean`, `nanmedian`,
+    `nanmin`, `nanprod`, `nansum`, `std`, `unique` (on `sorted_unique`). A backend may still
+    define one, with the same signature, where a native kernel is faster; the core then
+    calls it.
     """
 
     # Plain reductions over `axis` (all of them when None).
@@ -78,7 +79,6 @@ class NumpyReductionOps(Protocol):
         """A stable sort's indices, so ties order alike on every backend."""
         ...
 
-    def argpartition(self, x: Tensor, kth: int, axis: int = -1) -> Tensor: ...
     def searchsorted(self, sorted_sequence: Tensor, values: Tensor, side: str = "left") -> Tensor:
         """`sorted_sequence` is 1-D and of `values`' dtype."""
         ...

@@ -243,6 +243,11 @@ def nanstd(x: Tensor, axis: tuple[int, ...] | None = None, keepdims: bool = Fals
     return backend().numpy.sqrt(nanvar(x, axis, keepdims))
 
 
+def argpartition(x: Tensor, kth: int, axis: int = -1) -> Tensor:
+    # A full stable sort is one valid partition around every kth.
+    return backend().numpy.argsort(x, axis)
+
+
 def _resized(x: Tensor, size: int, axis: int, fill: Tensor) -> Tensor:
     """`x` cut to `size` along `axis`, or extended with `fill` (broadcast) to it."""
     n = backend().numpy
