@@ -30,7 +30,10 @@ What is here, by use:
   written for one layout; `NumpyStyleLinalg`, the `linalg` namespace forwarded to a
   NumPy-style library; `fused_attention` (1.11), a fused attention kernel taking one
   `AttentionCall` as the `dot_product_attention` override;
-  `correlation_window` (the slice of a full correlation a NumPy mode keeps).
+  `correlation_window` (the slice of a full correlation a NumPy mode keeps);
+  `LoopedKernels` (1.12), the fused LSTM/GRU namespace of a backend that loops with its
+  own primitive, built from its loop (`Loop`, taking `Step`, `States`, `LoopFlags`, giving
+  `Scanned`) and its `GateMath`.
 * Backends that never differentiate: `no_gradient` and `forward_only` (their
   `stop_gradient` and `custom_gradient`).
 * Distribution: `variable_layout`, the `lamina.distribution.TensorLayout` a variable
@@ -54,6 +57,13 @@ from lamina.backend.capabilities import Capability as Capability
 from lamina.backend.layer_mixin import LayerMixin as LayerMixin
 from lamina.backend.layouts import InLayout as InLayout
 from lamina.backend.linalg_forward import NumpyStyleLinalg as NumpyStyleLinalg
+from lamina.backend.looped_kernels import GateMath as GateMath
+from lamina.backend.looped_kernels import Loop as Loop
+from lamina.backend.looped_kernels import LoopedKernels as LoopedKernels
+from lamina.backend.looped_kernels import LoopFlags as LoopFlags
+from lamina.backend.looped_kernels import Scanned as Scanned
+from lamina.backend.looped_kernels import States as States
+from lamina.backend.looped_kernels import Step as Step
 from lamina.backend.module_backend import ModuleBackend as ModuleBackend
 from lamina.backend.module_backend import Namespaces as Namespaces
 from lamina.backend.module_backend import OptimizerRule as OptimizerRule
@@ -85,7 +95,7 @@ from lamina.random.seed_generator import global_seed_generator as global_seed_ge
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 11)
+KIT_VERSION: tuple[int, int] = (1, 12)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
