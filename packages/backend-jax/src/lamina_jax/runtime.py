@@ -12,7 +12,7 @@ def seed_dtype() -> str:
 
 
 def iteration_dtype() -> str:
-    return "int64" if jax.config.jax_enable_x64 else "int32"
+    return "int64" if jax.config.read("jax_enable_x64") else "int32"
 
 
 def start_profiler(log_dir: str) -> Any:

@@ -17,6 +17,8 @@ class TorchLayerMixin(torch.nn.Module, LayerMixin):
     variables, nested ones included, in one ``torch_params`` ParameterDict keyed by path.
     """
 
+    variables: list[Any]  # the layer's (not torch.nn.Module.__getattr__'s)
+
     def _backend_init(self) -> None:
         torch.nn.Module.__init__(self)
 
