@@ -4,7 +4,8 @@ For each installed source backend a fresh interpreter (LAMINA_BACKEND=<source>) 
 functional model with a fixed seed (a small CNN, a masked bidirectional LSTM and a GRU over
 token ids, causal multi-head attention, merged into a Dense head), saves it as ``.lamina``
 and saves its outputs on fixed inputs. For each installed target backend another fresh
-interpreter loads the archive and must reproduce those outputs within 1e-6.
+interpreter loads every source's archive, one after the other, and must reproduce each one's
+outputs within 1e-6.
 
 A backend counts as installed when its framework and its Lamina backend package import
 in this venv. ``LAMINA_PYTHON_<BACKEND>`` (e.g. ``LAMINA_PYTHON_TORCH=/venv/bin/python``)
@@ -61,15 +62,20 @@ np.savez(sys.argv[3], **inputs)
 print("saved on", lamina.backend.backend())
 """
 
+# One interpreter per target loads every source's archive (arguments: archive, inputs and
+# output paths, three per source): each load is its own `load_model`, so the pairs stay
+# independent while the target's framework is imported once.
 LOAD = """
 import sys
 import numpy as np
 import lamina
 
-model = lamina.saving.load_model(sys.argv[1])
-inputs = np.load(sys.argv[2])
-out = lamina.ops.convert_to_numpy(model([inputs["image"], inputs["tokens"]]))
-np.save(sys.argv[3], out)
+args = sys.argv[1:]
+for archive, inputs, output in zip(args[0::3], args[1::3], args[2::3]):
+    lamina.utils.clear_session()
+    model = lamina.saving.load_model(archive)
+    data = np.load(inputs)
+    np.save(output, lamina.ops.convert_to_numpy(model([data["image"], data["tokens"]])))
 print("loaded on", lamina.backend.backend())
 """
 
@@ -117,16 +123,32 @@ def saved(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def loaded(saved, tmp_path_factory):
+    """A function of a target backend: {source: its outputs loaded there}, one run per target."""
+    folder = tmp_path_factory.mktemp("loaded")
+    done: dict[str, dict[str, object]] = {}
+
+    def on(target: str) -> dict[str, object]:
+        if target not in done:
+            args, out = [], {}
+            for source, (archive, _, image) in saved.items():
+                out[source] = folder / f"{source}_on_{target}.npy"
+                args += [str(archive), str(image), str(out[source])]
+            _run(target, LOAD, *args)
+            done[target] = out
+        return done[target]
+
+    return on
+
+
 @pytest.mark.parametrize("target", BACKENDS)
 @pytest.mark.parametrize("source", BACKENDS)
-def test_save_on_source_load_on_target(saved, tmp_path, source, target):
+def test_save_on_source_load_on_target(saved, loaded, source, target):
     for backend in {source, target}:
         if not _installed(backend):
             pytest.skip(f"backend {backend!r} is not installed in this venv")
-    archive, expected, image = saved[source]
-    actual = tmp_path / "actual.npy"
-    _run(target, LOAD, str(archive), str(image), str(actual))
-    want, got = np.load(expected), np.load(actual)
+    want, got = np.load(saved[source][1]), np.load(loaded(target)[source])
     assert got.shape == want.shape == (4, 3)
     assert np.abs(want).max() > 1e-3  # a real signal, not all zeros
     np.testing.assert_allclose(got, want, rtol=0, atol=ATOL)
