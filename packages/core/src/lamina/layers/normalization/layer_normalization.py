@@ -97,11 +97,18 @@ class LayerNormalization(Layer):
         x = ops.cast(inputs, dtype)
         rank = len(x.shape)
         axes = self._axes
-        mean, var = ops.nn.moments(x, axes=axes, keepdims=True)
+        if not self.rms_scaling:  # the op: one fused kernel where the backend has one
+            gamma, beta = (
+                None if w is None else ops.cast(w.value, dtype) for w in (self.gamma, self.beta)
+            )
+            outputs = ops.layer_normalization(x, gamma, beta, axis=axes, epsilon=self.epsilon)
+            return ops.cast(outputs, self.compute_dtype)
+        # Keras' rms_scaling divides by the standard deviation (not the root mean square).
+        _, var = ops.nn.moments(x, axes=axes, keepdims=True)
         inv = ops.rsqrt(var + self.epsilon)
         if self.gamma is not None:
             inv = inv * _common.broadcast_param(self.gamma.value, rank, axes, dtype)
-        outputs = x * inv if self.rms_scaling else (x - mean) * inv
+        outputs = x * inv
         if self.beta is not None:
             outputs = outputs + _common.broadcast_param(self.beta.value, rank, axes, dtype)
         return ops.cast(outputs, self.compute_dtype)
