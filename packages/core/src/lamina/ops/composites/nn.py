@@ -380,8 +380,8 @@ def dot_product_attention(
     """The unfused formula, ``(B, T, N, H)`` layout; key/value heads repeat to the query's.
 
     Logits are ``q.k * scale + bias``, soft-capped, masked with ``-0.7 * finfo.max``,
-    soft-maxed in float32 (at least) and cast back. Half-precision inputs are contracted in
-    float32 too, as NumPy has no bfloat16 matmul.
+    soft-maxed by the backend's softmax in float32 (at least) and cast back. Half-precision
+    inputs are contracted in float32 too, as NumPy has no bfloat16 matmul.
     """
     import numpy as np
 
@@ -409,8 +409,8 @@ def dot_product_attention(
     if keep is not None:
         floor = const(logits, -0.7 * float(np.finfo(dtype).max))
         logits = n.where(keep, logits, floor)
-    logits = logits - n.max(logits, (3,), True)
-    weights = n.exp(logits)
-    probs = b.core.cast(n.divide(weights, n.sum(weights, (3,), True)), dtype)
+    # The backend's softmax: one fused kernel (tf.nn.softmax, torch.softmax) with its own
+    # backward, where max, subtract, exp, sum and divide would each be a node.
+    probs = b.core.cast(b.nn.softmax(logits, (3,)), dtype)
     out = n.einsum("bnts,bsnh->btnh", b.core.cast(probs, wide), v)
     return b.core.cast(out, dtype)
