@@ -40,10 +40,11 @@ def test_a_1500_layer_chain_builds_and_round_trips():
     assert_allclose(rebuilt(x), ops.convert_to_numpy(model(x)))
 
 
-def test_a_10000_layer_chain_builds_saves_loads_and_runs():
-    model = _chain(10_000)
+def test_a_10000_layer_chain_builds_saves_loads_and_runs(deep_chain):
+    # 10,000 layers on NumPy; 2,000 under a lowered recursion limit elsewhere.
+    model = _chain(deep_chain)
     config = _json(model.get_config())
-    assert len(config["layers"]) == 10_001  # the InputLayer too
+    assert len(config["layers"]) == deep_chain + 1  # the InputLayer too
     rebuilt = lamina.Model.from_config(config)
     assert len(rebuilt.layers) == len(model.layers)
     rebuilt.set_weights(model.get_weights())
@@ -51,7 +52,7 @@ def test_a_10000_layer_chain_builds_saves_loads_and_runs():
     assert_allclose(rebuilt(x), ops.convert_to_numpy(model(x)))
     lines = []
     model.summary(print_fn=lambda line, **kwargs: lines.append(line))
-    assert len(lines) > 10_000
+    assert len(lines) > deep_chain
 
 
 def test_replay_follows_dependencies_not_the_order_of_the_config():

@@ -8,6 +8,7 @@ silently on the default backend.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -28,6 +29,7 @@ if not os.environ.get("LAMINA_BACKEND") and not NULL_TIER:
 
 __all__ = [
     "_fresh_session",
+    "deep_chain",
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_report_header",
@@ -72,3 +74,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _fresh_session() -> Iterator[None]:
     lamina.utils.clear_session(free_memory=False)
     yield
+
+
+RECURSION_HEADROOM = 800
+"""Frames a test under `deep_chain` may use above its own depth: plenty for the frameworks'
+own calls, too few for any step that recurses once per layer of the chain."""
+
+
+@pytest.fixture
+def deep_chain() -> Iterator[int]:
+    """A chain length for the deep-model tests, run under a lowered recursion limit.
+
+    10,000 layers on NumPy, where building and restoring cost least: the scale at which a
+    step repeating work per layer shows. 2,000 on the other backends: their variables and
+    calls go through the same backend-neutral walks, and with Python's recursion limit set
+    `RECURSION_HEADROOM` frames above the test, any step that recursed once per layer fails
+    there as surely as at 10,000.
+    """
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + RECURSION_HEADROOM)
+    try:
+        yield 10_000 if current().name == "numpy" else 2_000
+    finally:
+        sys.setrecursionlimit(limit)
