@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from types import FrameType
 
 import pytest
 
@@ -91,7 +92,8 @@ def deep_chain() -> Iterator[int]:
     `RECURSION_HEADROOM` frames above the test, any step that recursed once per layer fails
     there as surely as at 10,000.
     """
-    frame, depth = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    depth = 0
     while frame is not None:
         depth, frame = depth + 1, frame.f_back
     limit = sys.getrecursionlimit()
