@@ -25,7 +25,15 @@ FAST_COMPILE = {"XLA_FLAGS": "--xla_backend_optimization_level=0"}
 LLVM's optimization passes: the same results, compiled in about half the time. Benchmarks
 and users keep XLA's defaults."""
 
-nox.options.sessions = ["lint", "typecheck", "core-only", "tests", "integration", "build"]
+nox.options.sessions = [
+    "lint",
+    "typecheck",
+    "core-only",
+    "tests",
+    "distributed",
+    "integration",
+    "build",
+]
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_external_run = True
 
@@ -76,19 +84,52 @@ def core_only(session: nox.Session) -> None:
     session.run("pytest", "packages/core/tests/null", *session.posargs, env={"LAMINA_BACKEND": ""})
 
 
+DISTRIBUTED = {
+    "jax": ["packages/backend-jax/tests/test_distribution_devices.py"],
+    "torch": [
+        "packages/backend-torch/tests/test_distribution_torchrun.py",
+        "packages/backend-torch/tests/test_distribution_faults.py",
+    ],
+}
+"""Per backend, the tests that start jobs of several processes or devices on localhost."""
+MULTI_PROCESS = "packages/core/tests/distribution/test_multi_process.py"
+
+
 @nox.session
 @nox.parametrize("backend", BACKENDS, ids=BACKENDS)
 def tests(session: nox.Session, backend: str) -> None:
-    """The shared core suite plus this backend's own tests, on one backend."""
+    """The shared core suite plus this backend's own tests, on one backend.
+
+    The multi-process runs are the `distributed` session's."""
     extra = ["flax"] if backend == "jax" else []  # `layers.FlaxLayer` is tested there
     install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS, *extra)
+    ignored = [f"--ignore={path}" for path in [MULTI_PROCESS, *DISTRIBUTED.get(backend, [])]]
     session.run(
         "pytest",
         "packages/core/tests",
         f"packages/backend-{backend}/tests",
         "packages/saving/tests",
+        *ignored,
         *session.posargs,
         env={"LAMINA_BACKEND": backend, **FAST_COMPILE},
+    )
+
+
+@nox.session
+@nox.parametrize("backend", sorted(DISTRIBUTED), ids=sorted(DISTRIBUTED))
+def distributed(session: nox.Session, backend: str) -> None:
+    """Distribution jobs on localhost: several processes, several devices, a killed worker.
+
+    Bounded by timeouts: two processes (`jax.distributed`, or gloo as torchrun starts it)
+    training like one, a killed worker and the resumed run, and four host devices of one
+    JAX process (data and model parallel)."""
+    install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS)
+    session.run(
+        "pytest",
+        MULTI_PROCESS,
+        *DISTRIBUTED[backend],
+        *session.posargs,
+        env={"LAMINA_BACKEND": backend},
     )
 
 
@@ -255,7 +296,8 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=False, default=False)
 def ci(session: nox.Session) -> None:
-    """What CI runs: lint, types, the null tier, every backend's tests, integration, build."""
+    """What CI runs: lint, types, the null tier, every suite, integration, keras, build."""
     sessions = ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS)]
+    sessions += [f"distributed({b})" for b in sorted(DISTRIBUTED)]
     for name in [*sessions, "integration", "keras", "build"]:
         session.notify(name)
