@@ -118,7 +118,7 @@ def under_layout(variable: Any, initializer: Any) -> Any:
         layout = variable_layout(variable)
         if layout is None:
             return initializer(shape, dtype=dtype)
-        sharding = variable._sharding = sharding_of(layout)
+        sharding = variable.sharding = sharding_of(layout)
         if all(axis is None for axis in layout.axes):
             # Replicated: every device holds it whole anyway, so `place` copies the
             # eager value out (no compile per variable).
@@ -158,11 +158,11 @@ def _traced_constants() -> AbstractContextManager[Any]:
 
 def place(variable: Any, value: Any) -> Any:
     """`value` on the variable's layout (taken from the strategy at creation)."""
-    sharding = getattr(variable, "_sharding", None)
+    sharding = getattr(variable, "sharding", None)
     if sharding is None and lamina_distribution.distribution() is not None:
         layout = variable_layout(variable)
         if layout is not None:
-            sharding = variable._sharding = sharding_of(layout)
+            sharding = variable.sharding = sharding_of(layout)
     if sharding is None or isinstance(value, jax.core.Tracer):
         return value
     if getattr(value, "sharding", None) == sharding:

@@ -24,7 +24,9 @@ class JaxVariable(ArrayVariable):
     """A `lamina.Variable` whose state is a `jax.Array`."""
 
     _array: Any
-    _sharding: Any = None  # where a `lamina.distribution` strategy placed it
+    sharding: Any = None
+    """The `jax.sharding.Sharding` a `lamina.distribution` strategy placed it on (None
+    without one)."""
 
     def __init__(self, initializer: Any, *args: Any, **kwargs: Any) -> None:
         # A layer may build inside a trace (compute_output_spec runs under eval_shape):
