@@ -86,11 +86,11 @@ own calls, too few for any step that recurses once per layer of the chain."""
 def deep_chain() -> Iterator[int]:
     """A chain length for the deep-model tests, run under a lowered recursion limit.
 
-    10,000 layers on NumPy, where building and restoring cost least: the scale at which a
-    step repeating work per layer shows. 2,000 on the other backends: their variables and
-    calls go through the same backend-neutral walks, and with Python's recursion limit set
-    `RECURSION_HEADROOM` frames above the test, any step that recursed once per layer fails
-    there as surely as at 10,000.
+    10,000 layers on a backend that does not compile (NumPy), where building and restoring
+    cost least: the scale at which a step repeating work per layer shows. 2,000 on the
+    compiling backends: their variables and calls go through the same backend-neutral
+    walks, and with Python's recursion limit set `RECURSION_HEADROOM` frames above the
+    test, any step that recursed once per layer fails there as surely as at 10,000.
     """
     frame: FrameType | None = sys._getframe()
     depth = 0
@@ -99,6 +99,6 @@ def deep_chain() -> Iterator[int]:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(depth + RECURSION_HEADROOM)
     try:
-        yield 10_000 if current().name == "numpy" else 2_000
+        yield 2_000 if current().supports(Capability.JIT) else 10_000
     finally:
         sys.setrecursionlimit(limit)
