@@ -110,8 +110,10 @@ def _graph(seed=0):
     return inputs, layers.Dense(1)(hidden)
 
 
-def _compiled(model):
-    model.compile(optimizer=lamina.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+def _compiled(model, run_eagerly=False):
+    model.compile(
+        optimizer=lamina.optimizers.SGD(0.05), loss="mse", metrics=["mae"], run_eagerly=run_eagerly
+    )
     return model
 
 
@@ -129,8 +131,9 @@ def test_positional_and_keyword_construction_make_a_functional_model_of_the_clas
 
 
 @pytest.mark.requires(Capability.TRAINING)
-def test_the_subclass_train_step_runs_in_fit_and_trains_like_the_built_in_one():
-    custom = _compiled(CustomModel(*_graph()))
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_the_subclass_train_step_runs_in_fit_and_trains_like_the_built_in_one(run_eagerly):
+    custom = _compiled(CustomModel(*_graph()), run_eagerly)
     reference = _compiled(lamina.Model(*_graph()))
     history = assert_trains_alike(custom, reference, X, Y)
     assert set(history) == {"loss", "mae", "custom"}  # "custom" comes from the override
