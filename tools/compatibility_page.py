@@ -58,21 +58,25 @@ CAPABILITY_COLUMNS = {
 
 def declared_backends() -> list[tuple[str, str, set[str]]]:
     """(backend name, package folder, declared `Capability` names) of each backend package,
-    read from the `ModuleBackend(name=..., capabilities=...)` call of its `__init__.py`."""
+    read from the `ModuleBackend.assemble(name, capabilities, ...)` call of its
+    `__init__.py`."""
     found = []
     for init in BACKEND_PACKAGES:
         for node in ast.walk(ast.parse(init.read_text())):
-            if not isinstance(node, ast.Call):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "assemble"
+                and len(node.args) >= 2
+            ):
                 continue
-            keywords = {k.arg: k.value for k in node.keywords}
-            if "name" not in keywords or "capabilities" not in keywords:
-                continue
-            name = keywords["name"]
+            name = node.args[0]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
                 capabilities = {
                     n.attr
-                    for n in ast.walk(keywords["capabilities"])
-                    if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                    for n in ast.walk(node.args[1])
+                    if isinstance(n, ast.Attribute)
+                    and isinstance(n.value, ast.Name)
                     and n.value.id == "Capability"
                 }
                 folder = init.parents[2].relative_to(ROOT).as_posix()
