@@ -56,8 +56,9 @@ def _lstm_step(math: GateMath, recurrent_kernel: Any) -> Step:
 def _gru_step(
     math: GateMath, recurrent_kernel: Any, recurrent_bias: Any | None, reset_after: bool
 ) -> Step:
-    units = int(recurrent_kernel.shape[0])
-    u_zr, u_h = recurrent_kernel[:, : 2 * units], recurrent_kernel[:, 2 * units :]
+    if not reset_after:  # the state's matmul is split around the reset gate
+        units = int(recurrent_kernel.shape[0])
+        u_zr, u_h = recurrent_kernel[:, : 2 * units], recurrent_kernel[:, 2 * units :]
 
     def step(x: Any, states: States) -> tuple[Any, States]:
         (h_tm1,) = states

@@ -35,5 +35,5 @@ class TrainableStateVariable(Variable):
         self._follow_trainable()
 
     def _follow_trainable(self) -> None:
-        """Bring the native state in line with `self.trainable`."""
-        raise NotImplementedError
+        """Bring the native state in line with `self.trainable` (each subclass's own)."""
+        raise NotImplementedError(f"{type(self).__name__} must define `_follow_trainable`.")
