@@ -21,8 +21,12 @@ def installed_backends() -> set[str]:
 
 
 def run_per_backend(worker: str, backends: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """The JSON records `worker` prints under each of `backends` that is installed."""
+    """The JSON records `worker` prints under each of `backends` that is installed (and
+    named in ``LAMINA_BENCH_BACKENDS``, a comma-separated list, when that is set)."""
     installed = installed_backends()
+    chosen = os.environ.get("LAMINA_BENCH_BACKENDS")
+    if chosen:
+        installed &= {name.strip() for name in chosen.split(",")}
     for backend in backends:
         if backend not in installed:
             continue
