@@ -89,6 +89,7 @@ DISTRIBUTED = {
     "torch": [
         "packages/backend-torch/tests/test_distribution_torchrun.py",
         "packages/backend-torch/tests/test_distribution_faults.py",
+        "packages/backend-torch/tests/test_distribution_model_parallel.py",
     ],
 }
 """Per backend, the tests that start jobs of several processes or devices on localhost."""

@@ -63,7 +63,9 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
 
 
 def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
-    x = x.detach()
+    from lamina_torch.model_parallel import whole
+
+    x = whole(x).detach()  # a DTensor (ModelParallel) is gathered from every process
     if x.dtype == torch.bfloat16:
         return x.cpu().to(torch.float32).numpy().astype(to_numpy_dtype("bfloat16"))
     return np.array(x.cpu().numpy())

@@ -19,12 +19,13 @@ import torch
 import torch.distributed as dist
 
 from lamina import distribution as lamina_distribution
+from lamina_torch import model_parallel
 
 _TIMEOUT_VARIABLE = "LAMINA_DISTRIBUTION_TIMEOUT"
 
 
 def strategies() -> frozenset[str]:
-    return frozenset({"DataParallel"})
+    return frozenset({"DataParallel", "ModelParallel"})
 
 
 def _kind(device_type: str | None) -> str:
@@ -102,8 +103,11 @@ def process_id() -> int:
 
 
 def distribute_tensor(tensor: Any, layout: Any) -> Any:
-    """This process's part of `tensor`: all of it where the layout replicates, its slice
-    along an axis split over the processes."""
+    """Under `ModelParallel` in a job, `tensor` as a DTensor on `layout` (a DTensor moved
+    to it); otherwise this process's part of `tensor`: all of it where the layout
+    replicates, its slice along an axis split over the processes."""
+    if model_parallel.active() is not None or model_parallel.is_dtensor(tensor):
+        return model_parallel.to_dtensor(tensor, layout, from_rank_zero=False)
     mesh = layout.device_mesh
     world = num_processes()
     out = tensor
@@ -113,8 +117,8 @@ def distribute_tensor(tensor: Any, layout: Any) -> Any:
         if len(mesh.shape) != 1 or mesh.shape[0] != world:
             raise ValueError(
                 f"On torch a layout may split a tensor only over a one-axis mesh of one "
-                f"device per process ({world}); mesh {mesh!r} is not. ModelParallel "
-                "layouts run on the jax backend."
+                f"device per process ({world}); mesh {mesh!r} is not. Layouts over "
+                "several mesh axes need `ModelParallel` in a job of one process per device."
             )
         out = torch.tensor_split(out, world, dim=axis)[process_id()]
     return out
@@ -122,13 +126,14 @@ def distribute_tensor(tensor: Any, layout: Any) -> Any:
 
 # --- the train step's collectives ------------------------------------------------------
 def replicas() -> int:
-    """How many processes average their gradients (1: no `DataParallel` over processes).
+    """How many processes average their gradients (1: no `DataParallel` over processes;
+    under `ModelParallel`, DTensors carry their own collectives).
 
     Raises:
         ValueError: the strategy's mesh does not have one device per process.
     """
     current = lamina_distribution.distribution()
-    if current is None:
+    if current is None or isinstance(current, lamina_distribution.ModelParallel):
         return 1
     count = num_processes()
     if current.device_mesh.devices.size != count:

@@ -1,4 +1,6 @@
-"""The training step on torch: eager autograd, `torch.compile` when `jit_compile=True`.
+"""The training step on torch: eager autograd, `torch.compile` when `jit_compile=True`;
+with ``"auto"`` (the default) `fit` times both and keeps the faster
+(`lamina.trainers.auto_compile`).
 
 Eager steps pay for every op they dispatch, so the step takes the short ways: the loss
 tracker is updated in place, Adam's rule runs as torch's fused kernel
@@ -15,7 +17,7 @@ from typing import Any
 import torch
 
 from lamina.backend.kit import batch_size_of, loss_sums, track_loss, unpack_x_y_sample_weight
-from lamina_torch import distribution
+from lamina_torch import distribution, model_parallel
 
 
 class TorchTrainer:
@@ -25,6 +27,10 @@ class TorchTrainer:
 
     def train_step(self, data: Any) -> dict[str, Any]:
         """One batch: forward, loss, backward, optimizer update, metrics."""
+        with model_parallel.step_scope():  # ModelParallel: constants meet DTensors
+            return self._train_step(data)
+
+    def _train_step(self, data: Any) -> dict[str, Any]:
         model: Any = self
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = model(x, training=True)
@@ -43,20 +49,42 @@ class TorchTrainer:
                 model.optimizer.apply(grads, trainable)
         return model.compute_metrics(x, y, y_pred, sample_weight)
 
+    def _default_jit_compile(self) -> bool | str:
+        # torch.compile wins on some models and loses on others: `fit` times both.
+        return "auto"
+
     def make_train_function(self, force: bool = False) -> Any:
         model: Any = self
         if model.train_function is not None and not force:
             return model.train_function
+        distribution.sync_replicas(model)  # replicas start from process 0's weights
+        mode = False if model.run_eagerly else model.jit_compile
+        if mode == "auto" and distribution.replicas() > 1:
+            # Every process must run the same step: timings could differ between them.
+            mode = False
+            object.__setattr__(model, "jit_compile", False)
+        if mode == "auto":
+            run: Any = model._auto_train_function(
+                plain=("eager", self._step_runner(compiled=False)),
+                compiled=("torch.compile", lambda: self._step_runner(compiled=True)),
+                compilations=_compiled_graphs,
+                sync=_sync_device,
+            )
+        else:
+            run = self._step_runner(compiled=bool(mode))
+        object.__setattr__(model, "train_function", run)
+        return run
+
+    def _step_runner(self, compiled: bool) -> Any:
+        """``run(batches) -> logs``: the train step, through `torch.compile` if `compiled`."""
+        model: Any = self
         step = model.train_step
-        compiled = model.jit_compile and not model.run_eagerly
         if compiled:
             step = torch.compile(step)
         # Lamina's own step, metrics and results: their logs can wait until read. Not
         # across processes: combining results is a collective every process must join, and
         # callbacks may read logs on some processes only.
         lamina_step = not compiled and _lamina_step(model)
-
-        distribution.sync_replicas(model)  # replicas start from process 0's weights
 
         def run(batches: list[Any]) -> Mapping[str, Any]:
             logs: Mapping[str, Any] = {}
@@ -69,7 +97,6 @@ class TorchTrainer:
                 object.__setattr__(model, "_results_deferred", False)
             return logs
 
-        object.__setattr__(model, "train_function", run)
         return run
 
     def get_metrics_result(self) -> Any:
@@ -85,12 +112,18 @@ class TorchTrainer:
         return distribution.across_replicas(self, results)
 
     def test_step(self, data: Any) -> Any:
-        with torch.no_grad():
+        with torch.no_grad(), model_parallel.step_scope():
             return super().test_step(data)  # type: ignore[misc]
 
     def predict_step(self, data: Any) -> Any:
-        with torch.no_grad():
-            return super().predict_step(data)  # type: ignore[misc]
+        with torch.no_grad(), model_parallel.step_scope():
+            # ModelParallel: each process gets the predictions of its own rows.
+            return model_parallel.local_rows(super().predict_step(data))  # type: ignore[misc]
+
+    def _to_tensors(self, batches: list[Any]) -> list[Any]:
+        # Under ModelParallel, each batch becomes DTensors split along the batch axis.
+        tensors = super()._to_tensors(batches)  # type: ignore[misc]
+        return model_parallel.distribute_batches(tensors)
 
 
 class _PendingLogs(Mapping[str, Any]):
@@ -119,6 +152,17 @@ class _PendingLogs(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._read())
+
+
+def _compiled_graphs() -> int:
+    """Graphs torch.compile has built in this process (the trial counts the new ones)."""
+    return int(torch._dynamo.utils.counters["stats"]["unique_graphs"])
+
+
+def _sync_device() -> None:
+    """Wait for queued CUDA work, so a timed step is the whole step."""
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
 
 
 def _lamina_step(model: Any) -> bool:

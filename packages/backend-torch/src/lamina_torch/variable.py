@@ -4,27 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
 from lamina.backend.kit import TrainableStateVariable, Variable
-from lamina_torch.core import _on_device, convert_to_tensor, meta_tracing, storage_device
+from lamina_torch import model_parallel
+from lamina_torch.core import (
+    _on_device,
+    convert_to_numpy,
+    convert_to_tensor,
+    meta_tracing,
+    storage_device,
+)
 
 
 class TorchVariable(TrainableStateVariable):
     """A `lamina.Variable` whose state is a `torch.nn.Parameter`.
 
     `requires_grad` follows `trainable` (only float and complex values can require grad).
+    Under `lamina.distribution.ModelParallel` the Parameter holds a DTensor, split as the
+    layout map says.
     """
 
     _parameter: torch.nn.Parameter
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, initializer: Any, *args: Any, **kwargs: Any) -> None:
+        initializer = model_parallel.under_layout(self, initializer)
         if meta_tracing():
             # Created while compute_output_spec runs on meta tensors: keep real data anyway.
             with _on_device(storage_device()):
-                super().__init__(*args, **kwargs)
+                super().__init__(initializer, *args, **kwargs)
         else:
-            super().__init__(*args, **kwargs)
+            super().__init__(initializer, *args, **kwargs)
 
     def _follow_trainable(self) -> None:
         parameter = self.__dict__.get("_parameter")
@@ -34,13 +45,19 @@ class TorchVariable(TrainableStateVariable):
     def _initialize(self, value: Any) -> None:
         # Copy: torch.as_tensor shares a NumPy initial value's memory, and assignments
         # must not write through to the caller's array.
+        value = model_parallel.place(self, value)
         self._parameter = torch.nn.Parameter(
             value.detach().clone(), requires_grad=self.trainable and _differentiable(value)
         )
 
     def _direct_assign(self, value: Any) -> None:
         with torch.no_grad():
-            self._parameter.copy_(value)
+            self._parameter.copy_(model_parallel.assignable(self._parameter, value))
+
+    def numpy(self) -> np.ndarray[Any, Any]:
+        """A NumPy copy of the whole value; a split one is gathered from every process
+        (a collective: every process of the job calls it, as saving does)."""
+        return convert_to_numpy(model_parallel.whole(self.value))
 
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
         if isinstance(value, Variable):
