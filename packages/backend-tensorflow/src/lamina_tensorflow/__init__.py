@@ -5,7 +5,7 @@ from lamina_tensorflow import control_flow, core, image, linalg, math, nn, numpy
 
 # isort: split
 # The optional parts of the backend:
-from lamina_tensorflow import export, fused
+from lamina_tensorflow import distribution, export, fused
 from lamina_tensorflow._version import __version__ as __version__
 from lamina_tensorflow.autograph import skip_lamina_in_autograph
 from lamina_tensorflow.layer import TensorflowLayerMixin
@@ -21,6 +21,7 @@ backend: Backend = ModuleBackend.assemble(
     (TensorflowVariable, TensorflowLayerMixin, TensorflowTrainer),
     export=export,
     fused=fused,
+    distribution=distribution,
 )
 
 __all__ = ["__version__", "backend"]

@@ -7,6 +7,7 @@ from typing import Any
 import tensorflow as tf
 
 from lamina.backend.kit import TrainableStateVariable, Variable
+from lamina_tensorflow import distribution
 from lamina_tensorflow.core import convert_to_tensor
 
 
@@ -29,13 +30,24 @@ class TensorflowVariable(TrainableStateVariable):
     def _follow_trainable(self) -> None:
         old = self.__dict__.get("_variable")
         if old is not None and old.trainable != self._trainable:
+            if isinstance(old, tf.distribute.DistributedValues):  # a copy per replica
+                with old.distribute_strategy.scope():
+                    self._variable = tf.Variable(
+                        old.read_value(),
+                        trainable=self._trainable,
+                        name=self.name,
+                        synchronization=old.synchronization,
+                        aggregation=old.aggregation,
+                    )
+                return
             with tf.device(old.device):
                 self._variable = tf.Variable(
                     old.read_value(), trainable=self._trainable, name=self.name
                 )
 
     def _initialize(self, value: Any) -> None:
-        self._variable = tf.Variable(value, trainable=self.trainable, name=self.name)
+        # Under a DataParallel strategy, a tf.distribute variable (one copy per replica).
+        self._variable = distribution.new_variable(value, self.trainable, self.name, self)
 
     def _direct_assign(self, value: Any) -> None:
         self._variable.assign(value)

@@ -1,0 +1,120 @@
+"""One TensorFlow process of a `DataParallel` run, started by `test_distribution_workers.py`.
+
+``devices``: one process with two logical CPU devices (`tf.distribute.MirroredStrategy`),
+which must be set up before TensorFlow starts; it trains the same model on one device too
+and prints both. ``worker``: one worker of a `MultiWorkerMirroredStrategy` job described by
+``TF_CONFIG`` (as a launcher sets it); each worker trains on its rows of every global
+batch, and worker 0 prints the weights. Output: one ``RESULT <json>`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+from typing import Any
+
+import numpy as np
+
+GLOBAL_BATCH = 8
+ROWS = 23  # two full batches, then 7 rows: the last batch splits 3 + 4 over two devices
+EPOCHS = 2
+
+
+def data() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(ROWS, 5)).astype("float32")
+    y = rng.normal(size=(ROWS, 3)).astype("float32")
+    return x, y
+
+
+def make_model(perturb: float = 0.0) -> Any:
+    """The model of the core's two-process job (`packages/core/tests/distribution/_job.py`)."""
+    core_job = pathlib.Path(__file__).parents[2] / "core" / "tests" / "distribution"
+    sys.path.insert(0, str(core_job))
+    try:
+        from _job import make_model as core_model
+    finally:
+        sys.path.remove(str(core_job))
+    return core_model(perturb)
+
+
+def train(model: Any, x: Any, y: Any, batch_size: int) -> dict[str, Any]:
+    history = model.fit(x, y, batch_size=batch_size, epochs=EPOCHS, shuffle=False, verbose=0)
+    return {
+        "weights": [np.asarray(w).tolist() for w in model.get_weights()],
+        "loss": history.history["loss"],
+        "evaluate": model.evaluate(x, y, batch_size=batch_size, verbose=0),
+    }
+
+
+def local_rows(rank: int, processes: int) -> np.ndarray[Any, Any]:
+    """This worker's rows of each global batch, cut as `fit` cuts a batch between devices."""
+    rows = []
+    for start in range(0, ROWS, GLOBAL_BATCH):
+        n = min(GLOBAL_BATCH, ROWS - start)
+        rows.extend(range(start + rank * n // processes, start + (rank + 1) * n // processes))
+    return np.asarray(rows)
+
+
+def devices() -> dict[str, Any]:
+    import tensorflow as tf
+
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+
+    import lamina
+    from lamina import distribution as dist
+
+    x, y = data()
+    out: dict[str, Any] = {"devices": dist.list_devices(), "count": dist.get_device_count()}
+    out["single"] = train(make_model(), x, y, GLOBAL_BATCH)
+    strategy = dist.DataParallel()
+    with strategy.scope():
+        model = make_model()
+        kernel = model.weights[0].tf_variable
+        out["mirrored"] = isinstance(kernel, tf.distribute.DistributedValues)
+        out["copies"] = [v.device for v in list(kernel.values)]
+        out["data_parallel"] = train(model, x, y, GLOBAL_BATCH)
+        copies = [np.asarray(v) for v in kernel.values]
+        out["copies_agree"] = all(np.array_equal(c, copies[0]) for c in copies)
+        parts = dist.distribute_tensor(
+            x[:8], dist.TensorLayout(("batch", None), strategy.device_mesh)
+        )
+        out["tensor_parts"] = [list(p.shape) for p in parts.values]
+    # A model made outside the strategy cannot train under it.
+    outside = make_model()
+    try:
+        with strategy.scope():
+            outside.fit(x, y, batch_size=GLOBAL_BATCH, epochs=1, verbose=0)
+        out["outside"] = None
+    except ValueError as error:
+        out["outside"] = str(error)
+    out["after_scope"] = lamina.distribution.distribution() is None
+    return out
+
+
+def worker() -> dict[str, Any] | None:
+    from lamina import distribution as dist
+
+    dist.initialize()  # reads TF_CONFIG
+    rank, processes = dist.process_id(), dist.num_processes()
+    x, y = data()
+    rows = local_rows(rank, processes)
+    with dist.DataParallel().scope():
+        # Worker 1 starts from other weights: worker 0's must win, as on one process.
+        model = make_model(perturb=0.5 * rank)
+        result = train(model, x[rows], y[rows], GLOBAL_BATCH // processes)
+    if rank != 0:
+        return None
+    return {"processes": processes, "count": dist.get_device_count(), **result}
+
+
+def main() -> None:
+    out = devices() if sys.argv[1] == "devices" else worker()
+    if out is not None:
+        print("RESULT " + json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
