@@ -91,6 +91,7 @@ DISTRIBUTED = {
         "packages/backend-torch/tests/test_distribution_faults.py",
         "packages/backend-torch/tests/test_distribution_model_parallel.py",
     ],
+    "tensorflow": ["packages/backend-tensorflow/tests/test_distribution_workers.py"],
 }
 """Per backend, the tests that start jobs of several processes or devices on localhost."""
 MULTI_PROCESS = "packages/core/tests/distribution/test_multi_process.py"
@@ -121,9 +122,10 @@ def tests(session: nox.Session, backend: str) -> None:
 def distributed(session: nox.Session, backend: str) -> None:
     """Distribution jobs on localhost: several processes, several devices, a killed worker.
 
-    Bounded by timeouts: two processes (`jax.distributed`, or gloo as torchrun starts it)
-    training like one, a killed worker and the resumed run, and four host devices of one
-    JAX process (data and model parallel)."""
+    Bounded by timeouts: two processes (`jax.distributed`, gloo as torchrun starts it, or
+    TensorFlow workers from TF_CONFIG) training like one, a killed worker and the resumed
+    run, four host devices of one JAX process (data and model parallel) and two logical CPU
+    devices of one TensorFlow process (MirroredStrategy)."""
     install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS)
     session.run(
         "pytest",
