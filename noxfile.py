@@ -85,7 +85,10 @@ def core_only(session: nox.Session) -> None:
 
 
 DISTRIBUTED = {
-    "jax": ["packages/backend-jax/tests/test_distribution_devices.py"],
+    "jax": [
+        "packages/backend-jax/tests/test_distribution_devices.py",
+        "packages/backend-jax/tests/test_distribution_checkpoint_processes.py",
+    ],
     "torch": [
         "packages/backend-torch/tests/test_distribution_torchrun.py",
         "packages/backend-torch/tests/test_distribution_faults.py",

@@ -4,7 +4,8 @@
 Arguments: the mesh shape (``1x2`` or ``2x1``, axes "batch" and "model") and a folder
 holding ``plain.weights.h5`` (written by `reference`). Each process builds the model
 split as the layout map says, loads the plain file into it, takes gradients, trains,
-predicts its own rows and saves the split weights; it prints what it saw as one JSON line.
+predicts its own rows and saves the split weights and the whole model; it prints what it
+saw as one JSON line.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def reference(folder: str) -> dict[str, Any]:
     history = model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
     out["loss"] = history.history["loss"]
     out["weights"] = model.get_weights()
+    out["optimizer"] = [v.numpy() for v in model.optimizer.variables]
     out["trained_predict"] = model.predict(x, batch_size=GLOBAL_BATCH, verbose=0)
     return out
 
@@ -121,6 +123,7 @@ def main() -> None:
         ).tolist()
         out["rows"] = rows.tolist()
         model.save_weights(f"{folder}/sharded.weights.h5")  # gathered whole
+        model.save(f"{folder}/sharded.lamina")  # with Adam's split slots
     print("RESULT " + json.dumps(out), flush=True)
 
 

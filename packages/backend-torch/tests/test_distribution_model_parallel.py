@@ -82,12 +82,18 @@ def test_model_parallel_over_two_processes_matches_one(
             np.testing.assert_allclose(np.asarray(g), w, atol=TOL, rtol=0)
         trained = want["trained_predict"][rows]
         np.testing.assert_allclose(got["trained_predict"], trained, atol=TOL, rtol=0)
-    # The split weights, saved whole, load into a model on one process.
+    # The split weights (and the whole model), saved whole, load on one process.
     plain = job.make_model()
     plain.load_weights(f"{folder}/sharded.weights.h5")
-    for g, w in zip(plain.get_weights(), want["weights"], strict=True):
+    loaded = lamina.saving.load_model(f"{folder}/sharded.lamina")
+    for model in (plain, loaded):
+        for g, w in zip(model.get_weights(), want["weights"], strict=True):
+            np.testing.assert_allclose(g, w, atol=TOL, rtol=0)
+        trained = want["trained_predict"]
+        np.testing.assert_allclose(model.predict(x, verbose=0), trained, atol=TOL, rtol=0)
+    slots = [v.numpy() for v in loaded.optimizer.variables]
+    for g, w in zip(slots, want["optimizer"], strict=True):  # Adam's state, gathered too
         np.testing.assert_allclose(g, w, atol=TOL, rtol=0)
-    np.testing.assert_allclose(plain.predict(x, verbose=0), want["trained_predict"], atol=TOL)
 
 
 def test_a_mesh_of_several_devices_outside_a_job_is_refused() -> None:

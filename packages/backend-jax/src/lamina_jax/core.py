@@ -21,6 +21,13 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
 
 
 def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
+    split = isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer)
+    if split and not x.is_fully_addressable:
+        # Over the devices of several processes (ModelParallel): gathered whole from all
+        # of them, a collective every process calls (as saving and `get_weights` do).
+        from jax.experimental import multihost_utils
+
+        return np.asarray(multihost_utils.process_allgather(x, tiled=True))
     return np.array(x)
 
 

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import torch
 
 from lamina.backend.kit import TrainableStateVariable, Variable
 from lamina_torch import model_parallel
-from lamina_torch.core import (
-    _on_device,
-    convert_to_numpy,
-    convert_to_tensor,
-    meta_tracing,
-    storage_device,
-)
+from lamina_torch.core import _on_device, convert_to_tensor, meta_tracing, storage_device
 
 
 class TorchVariable(TrainableStateVariable):
@@ -53,11 +46,6 @@ class TorchVariable(TrainableStateVariable):
     def _direct_assign(self, value: Any) -> None:
         with torch.no_grad():
             self._parameter.copy_(model_parallel.assignable(self._parameter, value))
-
-    def numpy(self) -> np.ndarray[Any, Any]:
-        """A NumPy copy of the whole value; a split one is gathered from every process
-        (a collective: every process of the job calls it, as saving does)."""
-        return convert_to_numpy(model_parallel.whole(self.value))
 
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
         if isinstance(value, Variable):
