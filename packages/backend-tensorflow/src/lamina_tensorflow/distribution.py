@@ -299,10 +299,14 @@ def _from_process_zero(current: Any, variables: list[Any]) -> None:
         values = [tf.where(first, v.read_value(), tf.zeros_like(v)) for v in mirrored]
         return context.all_reduce(tf.distribute.ReduceOp.SUM, values)
 
-    with current.scope():
-        summed = current.run(first_replica)
-        for v, value in zip(mirrored, summed):
-            v.assign(current.experimental_local_results(value)[0])
+    @tf.function(autograph=False)  # collectives of several workers run traced
+    def broadcast() -> None:
+        with current.scope():
+            summed = current.run(first_replica)
+            for v, value in zip(mirrored, summed):
+                v.assign(current.experimental_local_results(value)[0])
+
+    broadcast()
 
 
 def apply_gradients(optimizer: Any, grads: list[Any], variables: list[Any], rows: Any) -> None:
@@ -332,6 +336,38 @@ def apply_gradients(optimizer: Any, grads: list[Any], variables: list[Any], rows
         optimizer.apply(first, variables)
 
     context.merge_call(update, args=(kept,))
+
+
+_PEER_ERRORS = (
+    tf.errors.UnavailableError,
+    tf.errors.DeadlineExceededError,
+    tf.errors.CancelledError,
+    tf.errors.AbortedError,
+)
+
+
+def reporting_faults(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`function` (a step running collectives), whose failure because another worker
+    stopped or cannot be reached becomes one clear error; unchanged in a one-process job.
+
+    TensorFlow fails the collective when a peer's connection drops, or after
+    ``LAMINA_DISTRIBUTION_TIMEOUT`` seconds.
+    """
+    if num_processes() == 1:
+        return function
+
+    def run(batches: Any) -> Any:
+        try:
+            return function(batches)
+        except _PEER_ERRORS as error:
+            raise RuntimeError(
+                f"DataParallel: a collective over the job's {num_processes()} TensorFlow "
+                f"workers failed in worker {process_id()}: another process stopped or cannot "
+                "be reached. Restart the job (`BackupAndRestore` resumes it from its last "
+                f"epoch). Cause: {error.message}"
+            ) from error
+
+    return run
 
 
 def check_model(model: Any) -> None:
