@@ -45,8 +45,7 @@ class TorchTrainer:
                 model.optimizer.scale_loss(loss).backward()
             grads = [param.grad for param in params]
             grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
-            with torch.no_grad():
-                model.optimizer.apply(grads, trainable)
+            _apply_eagerly(model.optimizer, grads, trainable)
         return model.compute_metrics(x, y, y_pred, sample_weight)
 
     def _default_jit_compile(self) -> bool | str:
@@ -59,10 +58,6 @@ class TorchTrainer:
             return model.train_function
         distribution.sync_replicas(model)  # replicas start from process 0's weights
         mode = False if model.run_eagerly else model.jit_compile
-        if mode == "auto" and distribution.replicas() > 1:
-            # Every process must run the same step: timings could differ between them.
-            mode = False
-            object.__setattr__(model, "jit_compile", False)
         if mode == "auto":
             run: Any = model._auto_train_function(
                 plain=("eager", self._step_runner(compiled=False)),
@@ -152,6 +147,14 @@ class _PendingLogs(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._read())
+
+
+@torch.compiler.disable
+def _apply_eagerly(optimizer: Any, grads: list[Any], trainable: list[Any]) -> None:
+    """The optimizer update, left out of a `torch.compile`d step: its fused kernels are
+    already one call each, and inductor cannot trace Adam's in-place fused kernel."""
+    with torch.no_grad():
+        optimizer.apply(grads, trainable)
 
 
 def _compiled_graphs() -> int:

@@ -8,6 +8,7 @@ explicit state, PyTorch an eager autograd step, TensorFlow a `tf.function`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ class Trainer:
     stop_training: bool
     history: Any
     run_eagerly: bool
-    jit_compile: bool
+    jit_compile: bool | str
     steps_per_execution: int
     train_function: Any
     test_function: Any
@@ -45,6 +46,7 @@ class Trainer:
     _compile_metrics: Any
     _loss_tracker: Any
     _compile_config: dict[str, Any] | None
+    _jit_compile_choice: Any
 
     def __init__(self) -> None:
         state = {
@@ -63,6 +65,7 @@ class Trainer:
             "_compile_metrics": None,
             "_loss_tracker": None,
             "_compile_config": None,
+            "_jit_compile_choice": None,
         }
         for key, value in state.items():
             object.__setattr__(self, key, value)
@@ -90,19 +93,25 @@ class Trainer:
             weighted_metrics: metrics that also take the sample weights.
             run_eagerly: run steps as plain Python (debugging).
             steps_per_execution: batches per compiled call.
-            jit_compile: compile the step (XLA / torch.compile); "auto" picks per backend.
+            jit_compile: compile the step (XLA / torch.compile). "auto" picks per backend:
+                where compiling does not always pay, `fit` times the step both ways during
+                its first steps and keeps the faster (`model.jit_compile` then reads the
+                resolved bool; until then it reads "auto").
             auto_scale_loss: wrap the optimizer in a `LossScaleOptimizer` under
                 ``mixed_float16``.
 
         Raises:
-            ValueError: `steps_per_execution` is not a positive int.
+            ValueError: `steps_per_execution` is not a positive int, or `jit_compile` is
+                not True, False or "auto".
         """
         from lamina import metrics as metrics_module
         from lamina import optimizers
         from lamina.trainers.compile_utils import CompileLoss, CompileMetrics
 
-        if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int) or (
-            steps_per_execution < 1
+        if (
+            isinstance(steps_per_execution, bool)
+            or not isinstance(steps_per_execution, int)
+            or (steps_per_execution < 1)
         ):
             raise ValueError(
                 "Argument `steps_per_execution` must be a positive int. "
@@ -120,7 +129,8 @@ class Trainer:
         set_(self, "_loss_tracker", metrics_module.Mean(name="loss"))
         set_(self, "run_eagerly", bool(run_eagerly))
         set_(self, "steps_per_execution", steps_per_execution)
-        set_(self, "jit_compile", self._resolve_jit_compile(jit_compile))
+        set_(self, "jit_compile", self._resolve_jit_compile(jit_compile, bool(run_eagerly)))
+        set_(self, "_jit_compile_choice", None)
         set_(self, "compiled", True)
         set_(self, "train_function", None)
         set_(self, "test_function", None)
@@ -142,13 +152,19 @@ class Trainer:
             },
         )
 
-    def _resolve_jit_compile(self, jit_compile: Any) -> bool:
-        """The backend's default for "auto" (jitting where it pays off)."""
-        if jit_compile == "auto":
-            return bool(self._default_jit_compile())
+    def _resolve_jit_compile(self, jit_compile: Any, run_eagerly: bool = False) -> bool | str:
+        """The backend's default for "auto": a bool, or "auto" where `fit` chooses by timing
+        the step both ways (`lamina.trainers.auto_compile`)."""
+        if isinstance(jit_compile, str) and jit_compile == "auto":
+            return False if run_eagerly else self._default_jit_compile()
+        if not isinstance(jit_compile, (bool, np.bool_)):
+            raise ValueError(
+                'Argument `jit_compile` must be True, False or "auto". '
+                f"Received: jit_compile={jit_compile!r} (of type {type(jit_compile).__name__})"
+            )
         return bool(jit_compile)
 
-    def _default_jit_compile(self) -> bool:
+    def _default_jit_compile(self) -> bool | str:
         return False
 
     def get_compile_config(self) -> dict[str, Any] | None:
@@ -159,9 +175,12 @@ class Trainer:
         """Compile again from `get_compile_config`'s output."""
         from lamina.saving.serialization import deserialize_lamina_object
 
-        kwargs = {k: deserialize_lamina_object(v) if k in (
-            "optimizer", "loss", "metrics", "weighted_metrics"
-        ) else v for k, v in config.items()}
+        kwargs = {
+            k: deserialize_lamina_object(v)
+            if k in ("optimizer", "loss", "metrics", "weighted_metrics")
+            else v
+            for k, v in config.items()
+        }
         self.compile(**kwargs)
 
     @property
@@ -242,8 +261,9 @@ class Trainer:
 
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)  # type: ignore[operator]
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
-                                 training=False)
+        loss = self.compute_loss(
+            x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
+        )
         self._loss_tracker.update_state(loss, sample_weight=batch_size_of(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -287,6 +307,38 @@ class Trainer:
 
         object.__setattr__(self, "predict_function", run)
         return run
+
+    def _auto_train_function(
+        self,
+        plain: tuple[str, Callable[[list[Any]], Any]],
+        compiled: tuple[str, Callable[[], Callable[[list[Any]], Any]]],
+        compilations: Callable[[], int],
+        sync: Callable[[], None],
+    ) -> Any:
+        """The train function of ``jit_compile="auto"``: times `plain` and the compiled
+        function (made on first use) and keeps the faster (`trainers.auto_compile`).
+
+        Args:
+            plain: the plain mode's name and ``run(batches) -> logs``.
+            compiled: the compiled mode's name and a function making its ``run``.
+            compilations: how many compilations the backend has done so far.
+            sync: waits for the device's queued work.
+        """
+        from lamina.distribution import distribution
+        from lamina.trainers.auto_compile import AutoCompile, StepMode
+
+        if distribution() is not None:
+            # Every replica must run the same step, and timings may differ between them.
+            object.__setattr__(self, "jit_compile", False)
+            return plain[1]
+        name, make = compiled
+        return AutoCompile(
+            self,
+            StepMode(plain[0], False, plain[1]),
+            name,
+            lambda: StepMode(name, True, make(), compilations),
+            sync=sync,
+        )
 
     def _sync_state(self) -> None:
         """Write state held outside the variables (JAX's loop state) back into them."""
@@ -370,6 +422,7 @@ class Trainer:
                 if train_function is None:
                     self._prepare(batches[0], training=True)
                     train_function = self.make_train_function()
+                    _announce_auto_compile(train_function, verbose)
                 logs = train_function(batches)
                 # Reading logs waits for the step: only when a callback looks at them.
                 if callback_list._targets("on_train_batch_end"):
@@ -433,9 +486,17 @@ class Trainer:
         test_function = None
         verbose = 1 if verbose == "auto" else int(verbose)
         # Validation inside `fit` passes fit's own list, so callbacks see the test hooks.
-        callback_list = callbacks if isinstance(callbacks, CallbackList) else CallbackList(
-            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
-            steps=iterator.num_batches,
+        callback_list = (
+            callbacks
+            if isinstance(callbacks, CallbackList)
+            else CallbackList(
+                callbacks,
+                add_progbar=verbose != 0,
+                model=self,
+                verbose=verbose,
+                epochs=1,
+                steps=iterator.num_batches,
+            )
         )
         self.reset_metrics()
         callback_list.on_test_begin()
@@ -479,7 +540,11 @@ class Trainer:
         predict_function = None
         verbose = 1 if verbose == "auto" else int(verbose)
         callback_list = CallbackList(
-            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            callbacks,
+            add_progbar=verbose != 0,
+            model=self,
+            verbose=verbose,
+            epochs=1,
             steps=iterator.num_batches,
         )
         callback_list.on_predict_begin()
@@ -560,8 +625,8 @@ class Trainer:
         metrics = self._compile_metrics
         needs_metrics = with_targets and y is not None and metrics is not None and not metrics.built
         loss = self._compile_loss
-        needs_loss = with_targets and loss is not None and not loss.metrics and (
-            loss._losses is None
+        needs_loss = (
+            with_targets and loss is not None and not loss.metrics and (loss._losses is None)
         )
         if not self.built or needs_metrics or needs_loss:  # type: ignore[attr-defined]
             y_pred = self(x, training=False)  # type: ignore[operator]
@@ -603,8 +668,7 @@ class Trainer:
     def _assert_compiled(self, method: str) -> None:
         if not self.compiled:
             raise ValueError(
-                f"You must call `compile()` before `{method}()` on model "
-                f"{self.name!r}."  # type: ignore[attr-defined]
+                f"You must call `compile()` before `{method}()` on model {self.name!r}."  # type: ignore[attr-defined]
             )
 
     def _check_batch(self, batch: Any) -> None:
@@ -641,6 +705,14 @@ class Trainer:
             return b.core.convert_to_tensor(x, None)
 
         return [tree.map_structure(convert, batch) for batch in batches]
+
+
+def _announce_auto_compile(train_function: Any, verbose: int) -> None:
+    """At ``verbose=2``, `fit` prints one line when ``jit_compile="auto"`` chooses."""
+    from lamina.trainers.auto_compile import AutoCompile
+
+    if isinstance(train_function, AutoCompile):
+        train_function.announce = print if verbose == 2 else None
 
 
 def _pack(x: Any, y: Any, sample_weight: Any) -> tuple[Any, ...]:
