@@ -293,10 +293,10 @@ def demo(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Benchmarks as JSON lines: Lamina vs the raw backend, as ratios in one run."""
-    install(
-        session, *editable("core", *(f"backend-{b}" for b in BACKENDS), "saving"), "psutil", "optax"
-    )
+    """Benchmarks as JSON lines: Lamina vs the raw backend, as ratios in one run, with Keras 3
+    beside them (installed in this session's own venv; the library never imports it)."""
+    packages = editable("core", *(f"backend-{b}" for b in BACKENDS), "saving")
+    install(session, *packages, "psutil", "optax", "keras>=3.10")
     session.run("python", "benchmarks/run.py", *session.posargs)
 
 

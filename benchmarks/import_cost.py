@@ -1,4 +1,5 @@
-"""Import time and peak memory of `import lamina` per backend vs importing the raw backend.
+"""Import time and peak memory of `import lamina` per backend vs importing the raw backend
+(and `import keras` on the same backend, when Keras 3 is installed).
 
 Each figure is the median of several fresh interpreters; memory is the peak resident set
 size (ru_maxrss) of the process right after the import.
@@ -6,6 +7,7 @@ size (ru_maxrss) of the process right after the import.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import statistics
@@ -30,7 +32,7 @@ REPEATS = 5
 
 
 def _measure(module: str, backend: str, touch: str = "") -> dict[str, float]:
-    env = {**os.environ, "LAMINA_BACKEND": backend}
+    env = {**os.environ, "LAMINA_BACKEND": backend, "KERAS_BACKEND": backend}
     runs = []
     for _ in range(REPEATS):
         out = subprocess.run(
@@ -56,7 +58,7 @@ def bench_import_cost() -> Iterator[dict[str, Any]]:
     for backend in _installed():
         raw = _measure(RAW[backend], backend)
         lam = _measure("lamina", backend, touch="lamina.backend.current()")
-        yield {
+        record = {
             "backend": backend,
             "raw_import_s": round(raw["s"], 4),
             "lamina_import_s": round(lam["s"], 4),
@@ -65,3 +67,10 @@ def bench_import_cost() -> Iterator[dict[str, Any]]:
             "lamina_peak_rss_mb": round(lam["rss_mb"], 1),
             "memory_ratio": round(lam["rss_mb"] / raw["rss_mb"], 3),
         }
+        if backend != "numpy" and importlib.util.find_spec("keras") is not None:
+            kr = _measure("keras", backend)
+            record["keras_import_s"] = round(kr["s"], 4)
+            record["keras_time_ratio"] = round(kr["s"] / raw["s"], 3)
+            record["keras_peak_rss_mb"] = round(kr["rss_mb"], 1)
+            record["keras_memory_ratio"] = round(kr["rss_mb"] / raw["rss_mb"], 3)
+        yield record

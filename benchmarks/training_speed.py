@@ -1,15 +1,17 @@
-"""Forward latency and `fit` speed: a Lamina model vs a hand-written raw loop, per backend.
+"""Forward latency and `fit` speed: a Lamina model vs a hand-written raw loop (and Keras 3).
 
 Both sides run the same math in the same process: a 784-512-512-10 MLP (and a small CNN)
 trained with Adam (epsilon 1e-7 on both sides) on synthetic data, batch 128, reporting the
 epoch's mean loss (as `fit` does). The raw side is what a user of each
 framework would write without Lamina: a jitted step with optax on JAX, an eager step with
-torch.optim on PyTorch, a `tf.function` step on TensorFlow. Ratios are Lamina / raw.
+torch.optim on PyTorch, a `tf.function` step on TensorFlow. Ratios are Lamina / raw; when
+Keras 3 is installed, the same model in Keras runs beside them (`keras_ratio`, Keras / raw).
 
 Both sides warm up on batches of every shape the timed epoch has, then run
 `LAMINA_BENCH_REPEATS` (default 3) timed epochs each, interleaved; the reported times are
 medians. `cpu_ratio` compares process CPU time, which a busy machine disturbs less than wall
-time. `LAMINA_BENCH_SAMPLES` (default 60000) shortens the epochs.
+time. `LAMINA_BENCH_SAMPLES` (default 60000) shortens the epochs. Run by `memory.py`, the
+worker trains one side only and reports its peak resident memory instead.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from per_backend import run_per_backend
+from worker_common import COMMON
 
 WORKER = r"""
-import json, os, statistics, sys, time
 import numpy as np
 import lamina
 from lamina import layers, ops
@@ -28,7 +30,6 @@ from lamina import layers, ops
 name = lamina.config.backend()
 SAMPLES = int(os.environ.get("LAMINA_BENCH_SAMPLES", "60000"))
 CNN_SAMPLES = SAMPLES // 6
-REPEATS = int(os.environ.get("LAMINA_BENCH_REPEATS", "3"))
 BATCH = 128
 rng = np.random.default_rng(0)
 x_mlp = rng.normal(size=(SAMPLES, 784)).astype("float32")
@@ -37,16 +38,18 @@ x_cnn = rng.normal(size=(CNN_SAMPLES, 28, 28, 1)).astype("float32")
 y_cnn = rng.integers(0, 10, size=(CNN_SAMPLES,)).astype("int32")
 
 
-def mlp():
-    return lamina.Sequential([layers.Input((784,)), layers.Dense(512, activation="relu"),
-                              layers.Dense(512, activation="relu"), layers.Dense(10)])
+def mlp(k=lamina):
+    # `k` is lamina or keras: the same code builds the same model in both.
+    return k.Sequential([k.layers.Input((784,)), k.layers.Dense(512, activation="relu"),
+                         k.layers.Dense(512, activation="relu"), k.layers.Dense(10)])
 
 
-def cnn():
-    return lamina.Sequential([layers.Input((28, 28, 1)),
-                              layers.Conv2D(16, 3, activation="relu"), layers.MaxPooling2D(2),
-                              layers.Conv2D(32, 3, activation="relu"),
-                              layers.GlobalAveragePooling2D(), layers.Dense(10)])
+def cnn(k=lamina):
+    L = k.layers
+    return k.Sequential([L.Input((28, 28, 1)),
+                         L.Conv2D(16, 3, activation="relu"), L.MaxPooling2D(2),
+                         L.Conv2D(32, 3, activation="relu"),
+                         L.GlobalAveragePooling2D(), L.Dense(10)])
 
 
 def warm_slice(n):
@@ -56,26 +59,43 @@ def warm_slice(n):
     return BATCH + rem if rem else 2 * BATCH
 
 
-def lamina_epoch(model, x, y):
+def lamina_epoch(model, x, y, k=lamina):
     # Compile and warm up; the returned function runs one epoch.
-    model.compile(optimizer=lamina.optimizers.Adam(1e-3),
-                  loss=lamina.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(optimizer=k.optimizers.Adam(1e-3),
+                  loss=k.losses.SparseCategoricalCrossentropy(from_logits=True))
     w = warm_slice(len(x))
     model.fit(x[:w], y[:w], batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
     return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
 
 
-def lamina_forward(model, x):
+def keras_epoch(make_model, weights, x, y):
+    # The same model in Keras 3 from the same weights; None without Keras.
+    if keras is None:
+        return None
+    model = make_model(keras)
+    model.set_weights(weights)
+    return lamina_epoch(model, x, y, keras)
+
+
+def lamina_forward(model, x, k=lamina):
     # The returned function runs 50 forward passes on one batch of 32 and reads the result.
-    xb = ops.convert_to_tensor(x[:32])
+    xb = k.ops.convert_to_tensor(x[:32])
     for _ in range(5):
         model(xb)
 
     def run():
         for _ in range(50):
             out = model(xb)
-        ops.convert_to_numpy(out)
+        k.ops.convert_to_numpy(out)
     return run
+
+
+def keras_forward(weights, x):
+    if keras is None:
+        return None
+    model = mlp(keras)
+    model.set_weights(weights)
+    return lamina_forward(model, x, keras)
 
 
 def weights_of(model):
@@ -266,42 +286,31 @@ else:
         return run
 
 
-def timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
+def sides_of(make_model, x, y, conv):
+    # Each side's set-up (returning its epoch function), from one model's initial weights.
+    model = make_model()
+    w0 = weights_of(model)
+    return {"lamina": lambda: lamina_epoch(model, x, y),
+            "raw": lambda: raw_epoch(w0, x, y, conv),
+            "keras": lambda: keras_epoch(make_model, w0, x, y)}
 
 
-def compare(kind, lam, raw, per=1):
-    # Both sides REPEATS times, interleaved; medians of wall and CPU seconds.
-    lw, lc, rw, rc = [], [], [], []
-    for _ in range(REPEATS):
-        w, c = timed(lam)
-        lw.append(w / per)
-        lc.append(c / per)
-        w, c = timed(raw)
-        rw.append(w / per)
-        rc.append(c / per)
-    med = statistics.median
-    print(json.dumps({
-        "backend": name, "measure": kind, "samples": SAMPLES, "repeats": REPEATS,
-        "lamina_s": round(med(lw), 5), "raw_s": round(med(rw), 5),
-        "ratio": round(med(lw) / med(rw), 3), "cpu_ratio": round(med(lc) / med(rc), 3),
-    }), flush=True)
-
-
-model = mlp()
-compare("forward_mlp_batch32", lamina_forward(model, x_mlp),
-        raw_forward(weights_of(model), x_mlp), per=50)
-model = mlp()
-w0 = weights_of(model)
-compare("fit_epoch_mlp", lamina_epoch(model, x_mlp, y_mlp), raw_epoch(w0, x_mlp, y_mlp, False))
-model = cnn()
-w0 = weights_of(model)
-compare("fit_epoch_cnn", lamina_epoch(model, x_cnn, y_cnn), raw_epoch(w0, x_cnn, y_cnn, True))
+side = memory_side()
+if side:
+    report_memory("fit_epoch_mlp", side, sides_of(mlp, x_mlp, y_mlp, False)[side])
+else:
+    model = mlp()
+    w0 = weights_of(model)
+    compare("forward_mlp_batch32", {"lamina": lamina_forward(model, x_mlp),
+                                    "raw": raw_forward(w0, x_mlp),
+                                    "keras": keras_forward(w0, x_mlp)}, per=50, samples=32)
+    for kind, make_model, x, y, conv in (("mlp", mlp, x_mlp, y_mlp, False),
+                                         ("cnn", cnn, x_cnn, y_cnn, True)):
+        sides = {k: setup() for k, setup in sides_of(make_model, x, y, conv).items()}
+        compare(f"fit_epoch_{kind}", sides, samples=len(x))
 """
 
 
 def bench_training_speed() -> Iterator[dict[str, Any]]:
     """One worker process per installed backend that trains; yields its JSON records."""
-    return run_per_backend(WORKER, ("jax", "torch", "tensorflow"))
+    return run_per_backend(COMMON + WORKER, ("jax", "torch", "tensorflow"))

@@ -8,6 +8,7 @@ its fused attention: `scaled_dot_product_attention` in an eager loop with torch.
 PyTorch; `jax.nn.dot_product_attention` in a jitted step with optax on JAX; a
 `tf.function` step (einsum attention: TensorFlow has no fused kernel) on TensorFlow.
 Both sides start from the same weights. Ratios are Lamina / raw; the target is <= 1.10.
+When Keras 3 is installed, the same model in Keras runs beside them (`keras_ratio`).
 
 Each side warms up, then `LAMINA_BENCH_REPEATS` (default 3) timed epochs run interleaved;
 times are medians. `LAMINA_BENCH_SAMPLES` (default 2048) and `LAMINA_BENCH_SEQ`
@@ -24,16 +25,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from per_backend import run_per_backend
+from worker_common import COMMON
 
 WORKER = r"""
-import json, os, statistics, time
 import numpy as np
 import lamina
 from lamina import layers, ops
 
 name = lamina.config.backend()
 SAMPLES = int(os.environ.get("LAMINA_BENCH_SAMPLES", "2048"))
-REPEATS = int(os.environ.get("LAMINA_BENCH_REPEATS", "3"))
 SEQ = int(os.environ.get("LAMINA_BENCH_SEQ", "128"))
 VOCAB, WIDTH, HEADS, FF, BATCH, CLASSES, BLOCKS = 1000, 128, 4, 256, 32, 2, 2
 rng = np.random.default_rng(0)
@@ -41,33 +41,44 @@ x = rng.integers(1, VOCAB, size=(SAMPLES, SEQ)).astype("int32")
 y = rng.integers(0, CLASSES, size=(SAMPLES,)).astype("int32")
 
 
-class PositionEmbedding(layers.Layer):
-    def build(self, input_shape):
-        self.table = self.add_weight(shape=(SEQ, WIDTH), initializer="random_normal",
-                                     name="table")
+def lamina_model(k=lamina):
+    # `k` is lamina or keras: the same code builds the same model in both.
+    L = k.layers
 
-    def call(self, h):
-        return h + self.table.value
+    class PositionEmbedding(L.Layer):
+        def build(self, input_shape):
+            self.table = self.add_weight(shape=(SEQ, WIDTH), initializer="random_normal",
+                                         name="table")
 
+        def call(self, h):
+            return h + self.table.value
 
-def lamina_model():
-    ids = layers.Input((SEQ,), dtype="int32")
-    h = PositionEmbedding()(layers.Embedding(VOCAB, WIDTH)(ids))
+    ids = L.Input((SEQ,), dtype="int32")
+    h = PositionEmbedding()(L.Embedding(VOCAB, WIDTH)(ids))
     for _ in range(BLOCKS):
-        a = layers.MultiHeadAttention(num_heads=HEADS, key_dim=WIDTH // HEADS)(h, h)
-        h = layers.LayerNormalization()(h + a)
-        f = layers.Dense(WIDTH)(layers.Dense(FF, activation="relu")(h))
-        h = layers.LayerNormalization()(h + f)
-    out = layers.Dense(CLASSES)(layers.GlobalAveragePooling1D()(h))
-    return lamina.Model(ids, out)
+        a = L.MultiHeadAttention(num_heads=HEADS, key_dim=WIDTH // HEADS)(h, h)
+        h = L.LayerNormalization()(h + a)
+        f = L.Dense(WIDTH)(L.Dense(FF, activation="relu")(h))
+        h = L.LayerNormalization()(h + f)
+    out = L.Dense(CLASSES)(L.GlobalAveragePooling1D()(h))
+    return k.Model(ids, out)
 
 
-def lamina_epoch(model):
-    model.compile(optimizer=lamina.optimizers.Adam(1e-3),
-                  loss=lamina.losses.SparseCategoricalCrossentropy(from_logits=True))
+def lamina_epoch(model, k=lamina):
+    model.compile(optimizer=k.optimizers.Adam(1e-3),
+                  loss=k.losses.SparseCategoricalCrossentropy(from_logits=True))
     model.fit(x[:2 * BATCH], y[:2 * BATCH], batch_size=BATCH, epochs=1, verbose=0,
               shuffle=False)
     return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+
+
+def keras_epoch(weights):
+    # The same model in Keras 3 from the same weights; None without Keras.
+    if keras is None:
+        return None
+    model = lamina_model(keras)
+    model.set_weights(weights)
+    return lamina_epoch(model, keras)
 
 
 # The weights in model order: embedding, position table, per block (q, k, v, output:
@@ -212,36 +223,18 @@ else:
         return lambda: run(len(x))
 
 
-def timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 model = lamina_model()
 weights = [ops.convert_to_numpy(w.value) for w in model.weights]
 assert len(weights) == 2 + BLOCKS * PER_BLOCK + 2, len(weights)
-lam, raw = lamina_epoch(model), raw_epoch(weights)
-lw, lc, rw, rc = [], [], [], []
-for _ in range(REPEATS):
-    w, c = timed(lam)
-    lw.append(w)
-    lc.append(c)
-    w, c = timed(raw)
-    rw.append(w)
-    rc.append(c)
-med = statistics.median
-print(json.dumps({
-    "backend": name, "measure": "fit_epoch_transformer", "samples": SAMPLES, "seq": SEQ,
-    "repeats": REPEATS, "lamina_s": round(med(lw), 4), "raw_s": round(med(rw), 4),
-    "ratio": round(med(lw) / med(rw), 3), "cpu_ratio": round(med(lc) / med(rc), 3),
-}), flush=True)
+compare("fit_epoch_transformer",
+        {"lamina": lamina_epoch(model), "raw": raw_epoch(weights), "keras": keras_epoch(weights)},
+        samples=SAMPLES, seq=SEQ)
 """
 
 
 def bench_training_speed_attention() -> Iterator[dict[str, Any]]:
     """One worker process per installed backend that trains; yields its JSON records."""
-    return run_per_backend(WORKER, ("jax", "torch", "tensorflow"))
+    return run_per_backend(COMMON + WORKER, ("jax", "torch", "tensorflow"))
 
 
 if __name__ == "__main__":

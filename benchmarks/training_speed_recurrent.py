@@ -6,7 +6,8 @@ both sides start from the same weights and report the epoch's mean loss. The raw
 what a user of each framework writes: `torch.nn.LSTM`/`torch.nn.GRU` in an eager loop with
 torch.optim on PyTorch; one `lax.scan` in a jitted step with optax on JAX; a
 `tf.function` step looping with `tf.while_loop` (via `tf.scan`) on TensorFlow.
-Ratios are Lamina / raw; the target is <= 1.10.
+Ratios are Lamina / raw; the target is <= 1.10. When Keras 3 is installed, the same model
+in Keras runs beside them (`keras_ratio`, Keras / raw).
 
 Both sides warm up on batches of every shape of the timed epoch, then run
 `LAMINA_BENCH_REPEATS` (default 3) timed epochs each, interleaved; the reported times are
@@ -23,25 +24,25 @@ from collections.abc import Iterator
 from typing import Any
 
 from per_backend import run_per_backend
+from worker_common import COMMON
 
 WORKER = r"""
-import json, os, statistics, time
 import numpy as np
 import lamina
 from lamina import layers
 
 name = lamina.config.backend()
 SAMPLES = int(os.environ.get("LAMINA_BENCH_SAMPLES", "5000"))
-REPEATS = int(os.environ.get("LAMINA_BENCH_REPEATS", "3"))
 STEPS, FEATURES, UNITS, CLASSES, BATCH = 50, 32, 64, 10, 64
 rng = np.random.default_rng(0)
 x = rng.normal(size=(SAMPLES, STEPS, FEATURES)).astype("float32")
 y = rng.integers(0, CLASSES, size=(SAMPLES,)).astype("int32")
 
 
-def model_of(kind):
-    rnn = layers.LSTM(UNITS) if kind == "lstm" else layers.GRU(UNITS)
-    return lamina.Sequential([layers.Input((STEPS, FEATURES)), rnn, layers.Dense(CLASSES)])
+def model_of(kind, k=lamina):
+    # `k` is lamina or keras: the same code builds the same model in both.
+    rnn = k.layers.LSTM(UNITS) if kind == "lstm" else k.layers.GRU(UNITS)
+    return k.Sequential([k.layers.Input((STEPS, FEATURES)), rnn, k.layers.Dense(CLASSES)])
 
 
 def warm_slice(n):
@@ -49,12 +50,21 @@ def warm_slice(n):
     return BATCH + rem if rem else 2 * BATCH
 
 
-def lamina_epoch(model):
-    model.compile(optimizer=lamina.optimizers.Adam(1e-3),
-                  loss=lamina.losses.SparseCategoricalCrossentropy(from_logits=True))
+def lamina_epoch(model, k=lamina):
+    model.compile(optimizer=k.optimizers.Adam(1e-3),
+                  loss=k.losses.SparseCategoricalCrossentropy(from_logits=True))
     w = warm_slice(len(x))
     model.fit(x[:w], y[:w], batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
     return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+
+
+def keras_epoch(weights, kind):
+    # The same model in Keras 3 from the same weights; None without Keras.
+    if keras is None:
+        return None
+    model = model_of(kind, keras)
+    model.set_weights(weights)
+    return lamina_epoch(model, keras)
 
 
 def batches():
@@ -221,36 +231,17 @@ else:
         return lambda: run(len(x))
 
 
-def timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 for kind in ("lstm", "gru"):
     model = model_of(kind)
     weights = [w.numpy() for w in model.weights]
-    lam, raw = lamina_epoch(model), raw_epoch(weights, kind)
-    lw, lc, rw, rc = [], [], [], []
-    for _ in range(REPEATS):
-        w, c = timed(lam)
-        lw.append(w)
-        lc.append(c)
-        w, c = timed(raw)
-        rw.append(w)
-        rc.append(c)
-    med = statistics.median
-    print(json.dumps({
-        "backend": name, "measure": f"fit_epoch_{kind}", "samples": SAMPLES,
-        "repeats": REPEATS, "lamina_s": round(med(lw), 4), "raw_s": round(med(rw), 4),
-        "ratio": round(med(lw) / med(rw), 3), "cpu_ratio": round(med(lc) / med(rc), 3),
-    }), flush=True)
+    compare(f"fit_epoch_{kind}", {"lamina": lamina_epoch(model), "raw": raw_epoch(weights, kind),
+                                  "keras": keras_epoch(weights, kind)}, samples=SAMPLES)
 """
 
 
 def bench_training_speed_recurrent() -> Iterator[dict[str, Any]]:
     """One worker process per installed backend that trains; yields its JSON records."""
-    return run_per_backend(WORKER, ("jax", "torch", "tensorflow"))
+    return run_per_backend(COMMON + WORKER, ("jax", "torch", "tensorflow"))
 
 
 if __name__ == "__main__":
