@@ -97,6 +97,7 @@ def main() -> None:
     layout_map["hidden/kernel"] = (None, "model")
     layout_map["head/kernel"] = ("model", None)
     layout_map["hidden/bias"] = ("model",)
+    layout_map["hidden/output"] = ("batch", "model")  # the activations, split both ways
     out: dict[str, Any] = {"rank": rank}
     with dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch").scope():
         model = make_model()
@@ -106,6 +107,11 @@ def main() -> None:
         out["shards"] = local
         out["placements"] = [str(p) for p in hidden.kernel.value.placements]
         model.load_weights(f"{folder}/plain.weights.h5")  # each process keeps its part
+        tensor = dist.distribute_tensor(x[:8, :4], dist.TensorLayout(("batch", "model"), mesh))
+        out["distributed_tensor"] = [tuple(tensor.to_local().shape), str(tensor.placements)]
+        batch = model._to_tensors([(x[rows[:per]],)])[0]
+        hidden_out = hidden(batch[0])
+        out["hidden_output"] = [tuple(hidden_out.to_local().shape), str(hidden_out.placements)]
         out["predict"] = np.asarray(model.predict(x[rows], batch_size=per, verbose=0)).tolist()
         batch = model._to_tensors([(x[rows[:per]], y[rows[:per]])])[0]
         out["gradients"] = [g.tolist() for g in gradients(model, batch[0], batch[1])]

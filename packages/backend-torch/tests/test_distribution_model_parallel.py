@@ -55,22 +55,31 @@ def _run(mesh: str, folder: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("mesh", "shards"),
+    ("mesh", "shards", "parts"),
     [
         # "model" has two devices: kernels split along it, hidden's bias too.
-        ("1x2", [[6, 4], [4], [4, 4], [4]]),
+        ("1x2", [[6, 4], [4], [4, 4], [4]], [[8, 2], [8, 4]]),
         # "model" has one device: every variable whole; the batch is split instead.
-        ("2x1", [[6, 8], [8], [8, 4], [4]]),
+        ("2x1", [[6, 8], [8], [8, 4], [4]], [[4, 4], [4, 8]]),
     ],
 )
 def test_model_parallel_over_two_processes_matches_one(
-    mesh: str, shards: list[list[int]], reference: tuple[str, dict[str, Any]], job: Any
+    mesh: str,
+    shards: list[list[int]],
+    parts: list[list[int]],
+    reference: tuple[str, dict[str, Any]],
+    job: Any,
 ) -> None:
     folder, want = reference
     results = _run(mesh, folder)
     x, _ = job.data()
     for got in results:
         assert got["shards"] == shards
+        # `distribute_tensor` (8x4) and the map's "hidden/output" key (an 8x8 output of
+        # the global batch) split over both axes.
+        both = "(Shard(dim=0), Shard(dim=1))"
+        assert got["distributed_tensor"] == [parts[0], both]
+        assert got["hidden_output"] == [parts[1], both]
         assert got["slot_shards"] == [shards[0], shards[0]]  # Adam's slots follow the kernel
         rows = np.asarray(got["rows"])
         # Loaded from the plain file: the same predictions, gradients and training.

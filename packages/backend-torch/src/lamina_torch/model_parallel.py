@@ -108,8 +108,10 @@ def to_dtensor(tensor: Any, layout: Any, from_rank_zero: bool) -> DTensor:
 
     if is_dtensor(tensor):
         return tensor.redistribute(mesh_of(layout.device_mesh), placements_of(layout))
+    from lamina_torch.core import convert_to_tensor
+
     return distribute_tensor(
-        tensor,
+        convert_to_tensor(tensor),
         mesh_of(layout.device_mesh),
         placements_of(layout),
         src_data_rank=0 if from_rank_zero else None,
@@ -156,11 +158,19 @@ def _fills_elementwise(initializer: Any) -> bool:
 
 
 def place(variable: Any, value: Any) -> Any:
-    """A new variable's value on the layout the strategy gives it (process 0's value)."""
+    """A new variable's value on the layout the strategy gives it (process 0's value).
+
+    Integer and boolean variables the layout leaves whole (seed states, step counters) stay
+    plain tensors: every process advances them alike, and the code reading them (a seed's
+    ``tolist()``) takes no DTensor.
+    """
     if is_dtensor(value) or active() is None:
         return value
     layout = variable_layout(variable)
     if layout is None:
+        return value
+    whole_layout = all(axis is None for axis in layout.axes)
+    if whole_layout and not (value.dtype.is_floating_point or value.dtype.is_complex):
         return value
     return to_dtensor(value, layout, from_rank_zero=True)
 
