@@ -87,6 +87,8 @@ def test_model_parallel_over_two_processes_matches_one(
         for g, w in zip(got["gradients"], want["gradients"], strict=True):
             np.testing.assert_allclose(np.asarray(g), w, atol=TOL, rtol=0)
         np.testing.assert_allclose(got["loss"], want["loss"], atol=TOL, rtol=0)
+        # [loss, mae] of the global batches, on every process.
+        np.testing.assert_allclose(got["evaluate"], want["evaluate"], atol=TOL, rtol=0)
         for g, w in zip(got["weights"], want["weights"], strict=True):
             np.testing.assert_allclose(np.asarray(g), w, atol=TOL, rtol=0)
         trained = want["trained_predict"][rows]
