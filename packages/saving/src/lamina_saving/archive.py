@@ -18,13 +18,14 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from typing import Any
 
 from lamina_saving._version import __version__
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import is_safe_component, walk_layers
-from lamina_saving.h5_store import write_entries
+from lamina_saving.h5_store import in_background, write_entries
 from lamina_saving.keras3.config import from_keras, to_keras
 from lamina_saving.keras3.files import (
     KERAS_VERSION,
@@ -37,7 +38,8 @@ from lamina_saving.keras3.layout import keras_objects
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, restore_model
 from lamina_saving.weights import model_entries
-from lamina_saving.zip_member import member_chunks, member_layout, open_stored_member
+from lamina_saving.zip_member import FileWindow, member_chunks, member_layout, stored_crc
+from lamina_saving.zip_writer import ZipWriter
 
 SUFFIXES = (".lamina", ".keras")
 CONFIG = "config.json"
@@ -89,22 +91,21 @@ def save_model(
             "date_saved": datetime.datetime.now(datetime.UTC).isoformat(),
         }
     )
-    with tempfile.TemporaryDirectory() as work, atomic_path(path, overwrite) as tmp:
-        weights = os.path.join(work, WEIGHTS)
-        if keras:
-            write_weights(weights, model)
-        else:
-            write_entries(weights, model_entries(model))
-        assets = os.path.join(work, "assets")
-        _save_assets(model, assets, keras_objects(model) if keras else walk_layers(model))
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as z:
-            z.writestr(METADATA, metadata)
-            z.writestr(CONFIG, config)
-            z.write(weights, WEIGHTS)
+    with atomic_path(path, overwrite) as tmp, ZipWriter(tmp) as z:
+        z.write(METADATA, metadata.encode())
+        z.write(CONFIG, config.encode())
+        with z.member(WEIGHTS) as member:  # h5py writes it in place, no copy
+            if keras:
+                write_weights(member, model)
+            else:
+                write_entries(member, model_entries(model))
+        with tempfile.TemporaryDirectory() as work:
+            assets = os.path.join(work, "assets")
+            _save_assets(model, assets, keras_objects(model) if keras else walk_layers(model))
             for root, _, files in os.walk(assets):
                 for name in sorted(files):
                     full = os.path.join(root, name)
-                    z.write(full, ASSETS + os.path.relpath(full, assets).replace(os.sep, "/"))
+                    z.write_file(ASSETS + os.path.relpath(full, assets).replace(os.sep, "/"), full)
 
 
 def _save_assets(model: Any, folder: str, objects: Iterable[tuple[str, Any]]) -> None:
@@ -138,21 +139,48 @@ class _Archive:
 
     @contextlib.contextmanager
     def weights(self) -> Iterator[Entries]:
-        """The weights entries, read lazily from inside the zip."""
+        """The weights entries, read lazily from inside the zip.
+
+        A stored member's CRC is checked before anything is read from it; where every
+        dataset carries its own checksum (Lamina's files, each value checked as it is
+        read), on another thread while the values load instead, failing the load when
+        the block ends.
+        """
         info = self.zip.getinfo(WEIGHTS)
         display = f"{self.path}:{WEIGHTS}"
+        stored = info.compress_type == zipfile.ZIP_STORED  # what `save_model` writes
+        start, size = self._starts[WEIGHTS], info.file_size
         member: Any
         try:
-            if info.compress_type == zipfile.ZIP_STORED:  # what `save_model` writes
-                member = open_stored_member(self.path, info, self._starts[WEIGHTS])
-                probe(self.path, WEIGHTS, display, (member.start, info.file_size))
+            if stored:
+                if info.compress_size != size:
+                    raise zipfile.BadZipFile(
+                        f"{WEIGHTS!r}: stored member of {size} bytes declares "
+                        f"{info.compress_size} compressed bytes"
+                    )
+                probe(self.path, WEIGHTS, display, (start, size))
+                member = FileWindow(self.path, start, size)
             else:
                 probe(self.path, WEIGHTS, display)
                 member = self.zip.open(WEIGHTS)
         except _ZIP_ERRORS as e:
             raise LaminaFileError(self.path, f"cannot open {WEIGHTS} ({e}).") from e
-        with member, LayoutReader(member, display, info.file_size) as reader:
+        with member, LayoutReader(member, display, size) as reader:
+            crc = in_background(stored_crc, self.path, start, size) if stored else None
+            if crc is not None and not reader.checksummed:
+                self._check_crc(info, crc)
             yield reader.lazy()
+            if crc is not None and reader.checksummed:
+                self._check_crc(info, crc)
+
+    def _check_crc(self, info: zipfile.ZipInfo, crc: Future[int]) -> None:
+        try:
+            if crc.result() == info.CRC:
+                return
+            problem = f"Bad CRC-32 for file {info.orig_filename!r}"
+        except _ZIP_ERRORS as e:
+            problem = str(e)
+        raise LaminaFileError(self.path, f"cannot open {WEIGHTS} ({problem}).")
 
 
 @contextlib.contextmanager
@@ -177,7 +205,8 @@ def _check_members(z: zipfile.ZipFile, path: str) -> dict[str, int]:
             raise LaminaFileError(path, f"entry {name!r} would land outside the target folder.")
         if info.compress_type not in _READABLE_METHODS or info.flag_bits & 0x1:
             raise LaminaFileError(
-                path, f"entry {name!r} is encrypted or uses compression method "
+                path,
+                f"entry {name!r} is encrypted or uses compression method "
                 f"{info.compress_type}; only stored or deflated entries are read.",
             )
         if info.compress_type == zipfile.ZIP_STORED and info.file_size > size:
@@ -218,9 +247,10 @@ def _allocation_check(path: str, entries: Entries) -> Callable[[str, tuple[int, 
         count = math.prod(shape)
         if count > left:
             raise LaminaFileError(
-                path, f"the config creates variable {variable!r} of shape {shape} ({dtype}), "
+                path,
+                f"the config creates variable {variable!r} of shape {shape} ({dtype}), "
                 f"{count} values, but the weights file holds {held} values in all and "
-                f"{max(left - ALLOCATION_SLACK, 0)} of them are left; refusing to allocate it."
+                f"{max(left - ALLOCATION_SLACK, 0)} of them are left; refusing to allocate it.",
             )
         left -= count
 
@@ -305,7 +335,7 @@ def _load_assets(model: Any, archive: _Archive, objects: Iterable[tuple[str, Any
     with tempfile.TemporaryDirectory() as work:
         for info in archive.zip.infolist():
             if info.filename.startswith(ASSETS) and not info.is_dir():
-                target = os.path.join(work, *info.orig_filename[len(ASSETS):].split("/"))
+                target = os.path.join(work, *info.orig_filename[len(ASSETS) :].split("/"))
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 try:
                     with open(target, "wb") as dst:

@@ -11,13 +11,13 @@ by one and all together), and data the file does not actually store.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import sys
-import zlib
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import h5py
 import ml_dtypes
@@ -25,6 +25,7 @@ import numpy as np
 
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
+from lamina_saving.zip_member import crc32
 
 FORMAT = "lamina-weights"
 FORMAT_VERSION = 1
@@ -40,17 +41,24 @@ counts; 10,000 layers use about 40,000 links and 30,000 attributes."""
 BFLOAT16 = "bfloat16"
 _NUMERIC_KINDS = "biufc"
 _STORED_LAYOUTS = (h5py.h5d.COMPACT, h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED)
+T = TypeVar("T")
 
 
 def checksum(array: np.ndarray) -> Any:
     """CRC-32s of `array`: one `np.uint32` up to `CHECKSUM_BLOCK` bytes, else an array of
-    one per block, computed on several threads (zlib releases the GIL), so checking a
+    one per block, computed on several threads (the CRC releases the GIL), so checking a
     large model costs a fraction of reading it.
 
     Each block's CRC starts from a header of the byte order, kind, item size and shape,
     and the block's index: a damaged dtype or shape message counts as damage too (the same
     bytes read as int32 instead of float32 would otherwise pass), and so do blocks moved.
     """
+    return checksum_started(array)()
+
+
+def checksum_started(array: np.ndarray) -> Callable[[], Any]:
+    """`checksum` of `array`, computed on the CRC threads from now on; call the result
+    for the value. Writing or reading the next array meanwhile hides its cost."""
     dtype = array.dtype
     big = dtype.byteorder == ">" or (dtype.byteorder == "=" and sys.byteorder == "big")
     header = f"{'>' if big else '<'}{dtype.kind}{dtype.itemsize}:{tuple(array.shape)}"
@@ -58,13 +66,15 @@ def checksum(array: np.ndarray) -> Any:
     block = _block_size(flat.size)
 
     def crc(index: int) -> int:
-        seed = zlib.crc32(f"{header}:{index}".encode())
-        return zlib.crc32(flat[index * block : (index + 1) * block].data, seed)
+        seed = crc32(f"{header}:{index}".encode())
+        return crc32(flat[index * block : (index + 1) * block].data, seed)
 
     count = max(1, -(-flat.size // block))
     if count == 1:
-        return np.uint32(crc(0))
-    return np.array(list(_threads().map(crc, range(count))), dtype=np.uint32)
+        value = np.uint32(crc(0))
+        return lambda: value
+    futures = [_threads().submit(crc, i) for i in range(count)]
+    return lambda: np.array([f.result() for f in futures], dtype=np.uint32)
 
 
 CHECKSUM_BLOCK = 4 * 2**20
@@ -75,6 +85,11 @@ _POOL: list[ThreadPoolExecutor] = []
 
 def _block_size(nbytes: int) -> int:
     return max(CHECKSUM_BLOCK, -(-nbytes // _MAX_BLOCKS))
+
+
+def in_background(fn: Callable[..., T], *args: Any) -> Future[T]:
+    """`fn(*args)` on the CRC threads (work that releases the GIL: CRCs, reads)."""
+    return _threads().submit(fn, *args)
 
 
 def _threads() -> ThreadPoolExecutor:
@@ -89,9 +104,14 @@ if hasattr(os, "register_at_fork"):  # a forked child has none of the parent's t
 
 
 def write_entries(
-    path: str, entries: Iterator[tuple[str, str, Any]], attrs: dict[str, Any] | None = None
+    path: str | io.IOBase,
+    entries: Iterator[tuple[str, str, Any]],
+    attrs: dict[str, Any] | None = None,
 ) -> None:
-    """Write ``(group_path, variable_name, array)`` entries; index per group in order."""
+    """Write ``(group_path, variable_name, array)`` entries; index per group in order.
+
+    `path` is a new file's path, or a seekable binary file to write the HDF5 file into.
+    """
     with h5py.File(path, "w") as f:
         f.attrs["format"] = FORMAT
         f.attrs["format_version"] = FORMAT_VERSION
@@ -111,8 +131,9 @@ def write_value(parent: h5py.Group, key: str, value: Any) -> h5py.Dataset:
     """One variable's dataset, with its checksum; bfloat16 (which HDF5 has no type for)
     is stored as 2-byte opaque data marked ``dtype="bfloat16"``, as Keras 3 does."""
     data = np.asarray(value)
+    crc = checksum_started(data)  # on other threads while HDF5 writes the values
     dset = parent.create_dataset(key, data=data)
-    dset.attrs[CHECKSUM_ATTR] = checksum(data)
+    dset.attrs[CHECKSUM_ATTR] = crc()
     if data.dtype.name == BFLOAT16:
         dset.attrs["dtype"] = BFLOAT16
     return dset
@@ -162,6 +183,11 @@ class WeightsReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def checksummed(self) -> bool:
+        """Whether the file says every dataset carries its checksum (`CHECKSUMS`)."""
+        return self._checksummed
 
     @property
     def attrs(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ every link, dtype, shape and storage check of the original applies to both.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -88,8 +89,11 @@ class LayoutReader(WeightsReader):
         if self.layout == "lamina":
             return super()._variables(group, where)
         keys = list(group)
-        bad = [k for k in keys if not (k.isascii() and k.isdigit() and len(k) < 10
-                                       and k == str(int(k)))]
+        bad = [
+            k
+            for k in keys
+            if not (k.isascii() and k.isdigit() and len(k) < 10 and k == str(int(k)))
+        ]
         if bad:
             raise LaminaFileError(self.display, f"{where} holds {bad[0]!r}, not a variable index.")
         items = []
@@ -166,9 +170,10 @@ def keras_groups(model: Any) -> Iterator[tuple[str, str, str | None, list[Any]]]
         yield path, obj.name, key, values
 
 
-def write_weights(path: str, model: Any) -> None:
+def write_weights(path: str | io.IOBase, model: Any) -> None:
     """`model`'s weights and optimizer state in Keras 3's layout, in a new HDF5 file at
-    `path` (callers write to a temporary path and rename it)."""
+    `path` (callers write to a temporary path and rename it), or into the seekable binary
+    file `path` (an archive's member)."""
     import lamina
 
     with h5py.File(path, "w") as f:
@@ -209,8 +214,9 @@ def _shards_of(index: dict[str, Any], filepath: str) -> list[str]:
     shards: list[str] = []
     for value in weight_map.values():
         for name in value if isinstance(value, list) else [value]:
-            if not (isinstance(name, str) and name.endswith(WEIGHTS_SUFFIX)
-                    and is_safe_component(name)):
+            if not (
+                isinstance(name, str) and name.endswith(WEIGHTS_SUFFIX) and is_safe_component(name)
+            ):
                 raise LaminaFileError(
                     filepath, f"the index names {name!r}, not a weights file beside it."
                 )
