@@ -85,7 +85,9 @@ def reference(folder: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    import lamina
     from lamina import distribution as dist
+    from lamina.backend.kit import global_seed_generator
 
     shape = tuple(int(n) for n in sys.argv[1].split("x"))
     folder = sys.argv[2]
@@ -101,6 +103,16 @@ def main() -> None:
     layout_map["hidden/bias"] = ("model",)
     layout_map["hidden/output"] = ("batch", "model")  # the activations, split both ways
     out: dict[str, Any] = {"rank": rank}
+    # `initialize` gave every process process 0's global seed state (for `seed=None`).
+    out["seed_state"] = global_seed_generator().state.numpy().tolist()
+    refused = dist.ModelParallel(
+        layout_map=dist.LayoutMap(dist.DeviceMesh((1,), ("b",), ["cpu:0"]))
+    )
+    try:
+        with refused.scope():
+            lamina.layers.Dense(2).build((None, 3))
+    except ValueError as error:
+        out["refused"] = str(error)
     with dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch").scope():
         model = make_model()
         hidden, head = model.get_layer("hidden"), model.get_layer("head")

@@ -73,7 +73,9 @@ def test_model_parallel_over_two_processes_matches_one(
     folder, want = reference
     results = _run(mesh, folder)
     x, _ = job.data()
+    assert results[0]["seed_state"] == results[1]["seed_state"]
     for got in results:
+        assert "holds one device per process of the job (2)" in got["refused"]
         assert got["shards"] == shards
         # `distribute_tensor` (8x4) and the map's "hidden/output" key (an 8x8 output of
         # the global batch) split over both axes.

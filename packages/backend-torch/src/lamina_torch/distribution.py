@@ -19,6 +19,7 @@ import torch
 import torch.distributed as dist
 
 from lamina import distribution as lamina_distribution
+from lamina.backend.kit import global_seed_generator
 from lamina_torch import model_parallel
 
 _TIMEOUT_VARIABLE = "LAMINA_DISTRIBUTION_TIMEOUT"
@@ -84,6 +85,13 @@ def initialize(
         timeout=timedelta(seconds=seconds),
     )
     atexit.register(_leave_job)
+    # `seed=None` draws must agree across processes: under ModelParallel each process
+    # draws what it holds as a replicated value (dropout masks).
+    state = global_seed_generator().state
+    value = state.value.detach().to(torch.int64).clone()
+    value = value.cuda() if cuda else value  # NCCL broadcasts device tensors only
+    dist.broadcast(value, src=0)
+    state.assign(value.to(state.value.dtype))
 
 
 def _leave_job() -> None:
