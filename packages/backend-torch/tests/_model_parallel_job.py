@@ -79,6 +79,7 @@ def reference(folder: str) -> dict[str, Any]:
     out["loss"] = history.history["loss"]
     out["weights"] = model.get_weights()
     out["evaluate"] = model.evaluate(x, y, batch_size=GLOBAL_BATCH, verbose=0)
+    model.save(f"{folder}/plain.lamina")
     out["optimizer"] = [v.numpy() for v in model.optimizer.variables]
     out["trained_predict"] = model.predict(x, batch_size=GLOBAL_BATCH, verbose=0)
     return out
@@ -145,6 +146,16 @@ def main() -> None:
         out["rows"] = rows.tolist()
         model.save_weights(f"{folder}/sharded.weights.h5")  # gathered whole
         model.save(f"{folder}/sharded.lamina")  # with Adam's split slots
+        # A whole model saved by one process, loaded split: weights and Adam's slots.
+        restored = lamina.saving.load_model(f"{folder}/plain.lamina")
+        out["restored_shards"] = [
+            tuple(v.value.to_local().shape)
+            for v in (restored.get_layer("hidden").kernel, *restored.optimizer.variables)
+            if "hidden" in v.path and "kernel" in v.path
+        ]
+        out["restored_predict"] = np.asarray(
+            restored.predict(x[rows], batch_size=per, verbose=0)
+        ).tolist()
     print("RESULT " + json.dumps(out), flush=True)
 
 

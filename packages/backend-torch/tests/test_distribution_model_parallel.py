@@ -95,6 +95,9 @@ def test_model_parallel_over_two_processes_matches_one(
             np.testing.assert_allclose(np.asarray(g), w, atol=TOL, rtol=0)
         trained = want["trained_predict"][rows]
         np.testing.assert_allclose(got["trained_predict"], trained, atol=TOL, rtol=0)
+        # The trained model saved whole by one process, loaded split (slots included).
+        assert got["restored_shards"] == [shards[0]] * 3
+        np.testing.assert_allclose(got["restored_predict"], trained, atol=TOL, rtol=0)
     # The split weights (and the whole model), saved whole, load on one process.
     plain = job.make_model()
     plain.load_weights(f"{folder}/sharded.weights.h5")
