@@ -27,15 +27,26 @@ def data() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     return x, y
 
 
-def make_model() -> Any:
+def make_model(bias_shapes: list[Any] | None = None) -> Any:
+    """The model; `bias_shapes` collects the shapes hidden's zeros initializer fills."""
     import lamina
+
+    class Zeros(lamina.initializers.Zeros):
+        def __call__(self, shape: Any, dtype: Any = None) -> Any:
+            if bias_shapes is not None:
+                bias_shapes.append(list(shape))
+            return super().__call__(shape, dtype=dtype)
 
     glorot = lamina.initializers.GlorotUniform
     model = lamina.Sequential(
         [
             lamina.Input((6,)),
             lamina.layers.Dense(
-                8, activation="tanh", name="hidden", kernel_initializer=glorot(seed=1)
+                8,
+                activation="tanh",
+                name="hidden",
+                kernel_initializer=glorot(seed=1),
+                bias_initializer=Zeros(),
             ),
             lamina.layers.Dropout(0.25, seed=3),  # its seed state stays a plain tensor
             lamina.layers.Dense(4, name="head", kernel_initializer=glorot(seed=2)),
@@ -115,7 +126,8 @@ def main() -> None:
     except ValueError as error:
         out["refused"] = str(error)
     with dist.ModelParallel(layout_map=layout_map, batch_dim_name="batch").scope():
-        model = make_model()
+        out["bias_filled"] = []
+        model = make_model(out["bias_filled"])  # zeros are created shard by shard
         hidden, head = model.get_layer("hidden"), model.get_layer("head")
         local = [tuple(v.value.to_local().shape) for v in (hidden.kernel, hidden.bias)]
         local += [tuple(v.value.to_local().shape) for v in (head.kernel, head.bias)]

@@ -77,6 +77,7 @@ def test_model_parallel_over_two_processes_matches_one(
     for got in results:
         assert "holds one device per process of the job (2)" in got["refused"]
         assert got["shards"] == shards
+        assert got["bias_filled"] == [shards[1]]  # only this process's shard of zeros
         # `distribute_tensor` (8x4) and the map's "hidden/output" key (an 8x8 output of
         # the global batch) split over both axes.
         both = "(Shard(dim=0), Shard(dim=1))"

@@ -136,8 +136,6 @@ def under_layout(variable: Any, initializer: Any) -> Any:
         if layout is None or all(axis is None for axis in layout.axes):
             return initializer(shape, dtype=dtype)
         mesh = mesh_of(layout.device_mesh)
-        coordinate = mesh.get_coordinate()
-        assert coordinate is not None  # every process of the job is on the mesh
         local = list(shape)
         for axis, placement in enumerate(placements_of(layout)):
             if isinstance(placement, Shard):
@@ -247,8 +245,9 @@ def _gather_rows(local: torch.Tensor) -> torch.Tensor:
 
 
 def local_rows(outputs: Any) -> Any:
-    """Predictions as this process's rows (the part of the global batch it passed in),
-    as plain tensors."""
+    """Predictions as this process's rows, as plain tensors: of a global batch of ``n``
+    rows, process ``p`` of ``P`` passed rows ``p * n // P`` up to ``(p + 1) * n // P``
+    (the cut `fit` makes of a dataset's batches)."""
     if active() is None:
         return outputs
     world, rank = dist.get_world_size(), dist.get_rank()
