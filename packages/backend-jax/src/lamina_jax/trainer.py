@@ -37,8 +37,21 @@ class JaxTrainer:
     _jax_state: tuple[State, Any] | None = None  # (state, global seed state)
     _jax_eval_state: tuple[EvalState, Any] | None = None
 
+    _compiles_forward = True  # model(x), predict_on_batch: one jitted call (`Inference`)
+
     def _default_jit_compile(self) -> bool:
         return True
+
+    def _compile_forward(self, fn: Any) -> Any:
+        return jax.jit(fn)
+
+    def _inference_compiles(self) -> bool:
+        # jit_compile=False asks for op-by-op runs (debugging), in inference too.
+        model: Any = self
+        return not model.run_eagerly and (not model.compiled or bool(model.jit_compile))
+
+    def _concrete_input(self, x: Any) -> bool:
+        return isinstance(x, jax.Array) and not isinstance(x, jax.core.Tracer)
 
     def _to_tensors(self, batches: list[Any]) -> list[Any]:
         # Under a `lamina.distribution` strategy each batch is split along its batch axis.

@@ -215,6 +215,12 @@ class AutoCompile:
             self.announce(self.choice.message())
 
 
+def announce_choice(train_function: Any, verbose: int) -> None:
+    """At ``verbose=2``, `fit` prints one line when ``jit_compile="auto"`` chooses."""
+    if isinstance(train_function, AutoCompile):
+        train_function.announce = print if verbose == 2 else None
+
+
 def _first_line(error: Exception) -> str:
     # Wrapped errors (torch's BackendCompilerFailed) say what failed on the next line.
     text = " ".join(line.strip() for line in str(error).strip().splitlines()[:2])

@@ -14,21 +14,12 @@ from typing import Any
 import numpy as np
 
 from lamina import tree
-from lamina.backend.config import SETTINGS
+from lamina.trainers.auto_compile import announce_choice
+from lamina.trainers.batch_methods import BatchMethods, to_python
+from lamina.trainers.inference import Inference
 
 
-def _to_python(logs: dict[str, Any]) -> dict[str, Any]:
-    """Logs as Python floats (scalars) or NumPy arrays, detached from any graph."""
-    from lamina.ops.core.conversion import convert_to_numpy
-
-    out: dict[str, Any] = {}
-    for key, value in logs.items():
-        array = value if isinstance(value, (int, float)) else convert_to_numpy(value)
-        out[key] = float(array) if np.ndim(array) == 0 else array
-    return out
-
-
-class Trainer:
+class Trainer(BatchMethods, Inference):
     """The training half of `Model` (see `compile`, `fit`, `evaluate`, `predict`)."""
 
     compiled: bool
@@ -260,7 +251,7 @@ class Trainer:
         from lamina.trainers.data_adapters import unpack_x_y_sample_weight
 
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self(x, training=False)  # type: ignore[operator]
+        y_pred = self(x, training=False)
         loss = self.compute_loss(
             x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
         )
@@ -272,7 +263,7 @@ class Trainer:
         from lamina.trainers.data_adapters import unpack_x_y_sample_weight
 
         x, _, _ = unpack_x_y_sample_weight(data)
-        return self(x, training=False)  # type: ignore[operator]
+        return self(x, training=False)
 
     # --- compiled functions (backends override) ------------------------------------------
     def make_train_function(self, force: bool = False) -> Any:
@@ -422,17 +413,17 @@ class Trainer:
                 if train_function is None:
                     self._prepare(batches[0], training=True)
                     train_function = self.make_train_function()
-                    _announce_auto_compile(train_function, verbose)
+                    announce_choice(train_function, verbose)
                 logs = train_function(batches)
                 # Reading logs waits for the step: only when a callback looks at them.
                 if callback_list._targets("on_train_batch_end"):
-                    callback_list.on_train_batch_end(step, self._ordered(_to_python(logs)))
+                    callback_list.on_train_batch_end(step, self._ordered(to_python(logs)))
                 if self.stop_training:
                     break
             if getattr(iterator, "ran_out_of_data", False):
                 object.__setattr__(self, "stop_training", True)
             self._sync_state()
-            epoch_logs = _to_python(self._get_metrics_result_or_logs(logs))
+            epoch_logs = to_python(self._get_metrics_result_or_logs(logs))
             if val_x is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self.evaluate(
                     val_x,
@@ -511,9 +502,9 @@ class Trainer:
                 test_function = self.make_test_function()
             logs = test_function(batches)
             if callback_list._targets("on_test_batch_end"):
-                callback_list.on_test_batch_end(step, self._ordered(_to_python(logs)))
+                callback_list.on_test_batch_end(step, self._ordered(to_python(logs)))
         self._sync_state()
-        logs = _to_python(self._get_metrics_result_or_logs(logs))
+        logs = to_python(self._get_metrics_result_or_logs(logs))
         callback_list.on_test_end(logs)
         return self._format_logs(logs, return_dict)
 
@@ -530,6 +521,9 @@ class Trainer:
         from lamina.ops.core.conversion import convert_to_numpy
         from lamina.trainers.data_adapters import EpochIterator
 
+        one_batch = self._predict_one_batch(x, batch_size, verbose, steps, callbacks)
+        if one_batch is not None:
+            return one_batch
         iterator = EpochIterator(
             x=x,
             batch_size=batch_size,
@@ -566,84 +560,7 @@ class Trainer:
             raise ValueError("`predict` received no data: the input had no batches.")
         return tree.map_structure(lambda *xs: np.concatenate(xs, axis=0), *outputs)
 
-    def train_on_batch(
-        self,
-        x: Any,
-        y: Any = None,
-        sample_weight: Any = None,
-        class_weight: dict[int, float] | None = None,
-        return_dict: bool = False,
-    ) -> Any:
-        """One training step on one batch; returns the loss and metrics."""
-        self._assert_compiled("train_on_batch")
-        self._check_batch(_pack(x, y, sample_weight))
-        if class_weight is not None:
-            from lamina.trainers.data_adapters import class_weight_to_sample_weights
-
-            sample_weight = class_weight_to_sample_weights(y, class_weight)
-        batches = self._to_tensors([_pack(x, y, sample_weight)])
-        self._prepare(batches[0], training=True)
-        logs = self.make_train_function()(batches)
-        self._sync_state()
-        return self._format_logs(_to_python(logs), return_dict)
-
-    def test_on_batch(
-        self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False
-    ) -> Any:
-        """The loss and metrics of one batch (metrics reset first)."""
-        self._assert_compiled("test_on_batch")
-        self._check_batch(_pack(x, y, sample_weight))
-        self.reset_metrics()
-        batches = self._to_tensors([_pack(x, y, sample_weight)])
-        self._prepare(batches[0], training=False)
-        logs = self.make_test_function()(batches)
-        self._sync_state()
-        return self._format_logs(_to_python(logs), return_dict)
-
-    def predict_on_batch(self, x: Any) -> Any:
-        """The outputs for one batch, as NumPy arrays."""
-        from lamina.ops.core.conversion import convert_to_numpy
-
-        self._check_batch((x,))
-        batches = self._to_tensors([(x,)])
-        self._prepare(batches[0], training=False, with_targets=False)
-        out = self.make_predict_function()(batches)[0]
-        self._sync_state()
-        return tree.map_structure(convert_to_numpy, out)
-
     # --- helpers -------------------------------------------------------------------------
-    def _prepare(self, batch: Any, training: bool, with_targets: bool = True) -> None:
-        """Create every variable a compiled step will touch, before any step is traced.
-
-        Compiled steps (jax.jit, tf.function) must not create variables, so the model is
-        built on the first batch, the compiled metrics are resolved from its shapes and the
-        optimizer builds its slots here.
-        """
-        from lamina.trainers.data_adapters import unpack_x_y_sample_weight
-
-        x, y, sample_weight = unpack_x_y_sample_weight(batch)
-        metrics = self._compile_metrics
-        needs_metrics = with_targets and y is not None and metrics is not None and not metrics.built
-        loss = self._compile_loss
-        needs_loss = (
-            with_targets and loss is not None and not loss.metrics and (loss._losses is None)
-        )
-        if not self.built or needs_metrics or needs_loss:  # type: ignore[attr-defined]
-            y_pred = self(x, training=False)  # type: ignore[operator]
-            if needs_metrics:
-                metrics.build(y, y_pred)
-                # Metrics that size their variables from the first batch (R2Score) make
-                # them here, eagerly; the update is then undone.
-                metrics.update_state(y, y_pred, sample_weight)
-                metrics.reset_state()
-            if needs_loss:
-                loss.build(y_pred)  # creates the per-output loss trackers
-        if training and self.optimizer is not None and not self.optimizer.built:
-            self.optimizer.build(self.trainable_variables)  # type: ignore[attr-defined]
-            pending = self.__dict__.get("_deferred_restore")
-            if pending is not None:  # optimizer state loaded before the optimizer existed
-                pending.optimizer_built(self.optimizer)
-
     def _get_metrics_result_or_logs(self, logs: Any) -> dict[str, Any]:
         """The metrics' results, unless a custom step returned logs of its own."""
         results = self.get_metrics_result()
@@ -670,57 +587,6 @@ class Trainer:
             raise ValueError(
                 f"You must call `compile()` before `{method}()` on model {self.name!r}."  # type: ignore[attr-defined]
             )
-
-    def _check_batch(self, batch: Any) -> None:
-        """Refuse non-numeric data by argument name before the backend converts it."""
-        from lamina.trainers.data_adapters.data_adapter_utils import check_batch_dtypes
-
-        check_batch_dtypes(batch, self._takes_strings)
-
-    def _takes_strings(self, x: Any) -> bool:
-        """Whether the model takes the non-numeric input `x`: the backend must hold it, and
-        a model with declared inputs must have a string input."""
-        inputs = getattr(self, "inputs", None)
-        if inputs and not any(getattr(t, "dtype", None) == "string" for t in inputs):
-            return False
-        from lamina.ops.dispatch import backend
-
-        try:
-            backend().core.convert_to_tensor(x[:1], None)
-        except Exception:  # the backend cannot represent it: not an input it can take
-            return False
-        return True
-
-    def _to_tensors(self, batches: list[Any]) -> list[Any]:
-        """NumPy batches as the backend's tensors (None entries stay None)."""
-        from lamina.ops.dispatch import backend
-
-        b = backend()
-
-        def convert(x: Any) -> Any:
-            if x is None or b.core.is_tensor(x):
-                return x
-            if isinstance(x, np.ndarray) and x.dtype == np.float64:
-                x = x.astype(SETTINGS.floatx)  # NumPy's default float is not Lamina's
-            return b.core.convert_to_tensor(x, None)
-
-        return [tree.map_structure(convert, batch) for batch in batches]
-
-
-def _announce_auto_compile(train_function: Any, verbose: int) -> None:
-    """At ``verbose=2``, `fit` prints one line when ``jit_compile="auto"`` chooses."""
-    from lamina.trainers.auto_compile import AutoCompile
-
-    if isinstance(train_function, AutoCompile):
-        train_function.announce = print if verbose == 2 else None
-
-
-def _pack(x: Any, y: Any, sample_weight: Any) -> tuple[Any, ...]:
-    """``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``, as the data iterators yield them,
-    so a custom step can unpack ``x, y = data``."""
-    if sample_weight is not None:
-        return (x, y, sample_weight)
-    return (x,) if y is None else (x, y)
 
 
 def batch_size_of(x: Any) -> Any:
