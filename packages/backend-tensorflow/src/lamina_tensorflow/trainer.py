@@ -6,7 +6,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.kit import track_loss, unpack_x_y_sample_weight
+from lamina.backend.kit import batch_size_of, track_loss, unpack_x_y_sample_weight
+from lamina_tensorflow import distribution
 
 
 class TensorflowTrainer:
@@ -24,7 +25,8 @@ class TensorflowTrainer:
         track_loss(model, loss, x)
         if trainable:
             grads = tape.gradient(scaled, [v.value for v in trainable])
-            model.optimizer.apply(grads, trainable)
+            # Under DataParallel: every replica's gradients, then one update of each copy.
+            distribution.apply_gradients(model.optimizer, grads, trainable, batch_size_of(x))
         return model.compute_metrics(x, y, y_pred, sample_weight)
 
     def _default_jit_compile(self) -> bool:
@@ -34,20 +36,24 @@ class TensorflowTrainer:
         model: Any = self
         if model.run_eagerly:
             return fn
-        return _RankKeyedFunction(fn, model.jit_compile)
+        # Never XLA around a strategy's `run`, which XLA does not compile.
+        xla = model.jit_compile is True and distribution.strategy() is None
+        return _RankKeyedFunction(fn, xla)
 
     def make_train_function(self, force: bool = False) -> Any:
         model: Any = self
         if model.train_function is not None and not force:
             return model.train_function
 
+        step = distribution.per_replica(model, model.train_step)
+
         def run(batches: list[Any]) -> dict[str, Any]:
             logs: dict[str, Any] = {}
             for batch in batches:
-                logs = model.train_step(batch)
+                logs = step(batch)
             return logs
 
-        fn = self._compiled(run)
+        fn = distribution.reporting_faults(self._compiled(run))
         object.__setattr__(model, "train_function", fn)
         return fn
 
@@ -56,13 +62,15 @@ class TensorflowTrainer:
         if model.test_function is not None and not force:
             return model.test_function
 
+        step = distribution.per_replica(model, model.test_step)
+
         def run(batches: list[Any]) -> dict[str, Any]:
             logs: dict[str, Any] = {}
             for batch in batches:
-                logs = model.test_step(batch)
+                logs = step(batch)
             return logs
 
-        fn = self._compiled(run)
+        fn = distribution.reporting_faults(self._compiled(run))
         object.__setattr__(model, "test_function", fn)
         return fn
 
