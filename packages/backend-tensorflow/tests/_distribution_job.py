@@ -1,10 +1,12 @@
 """One TensorFlow process of a `DataParallel` run, started by `test_distribution_workers.py`.
 
-``devices``: one process with two logical CPU devices (`tf.distribute.MirroredStrategy`),
-which must be set up before TensorFlow starts; it trains the same model on one device too
-and prints both. ``worker``: one worker of a `MultiWorkerMirroredStrategy` job described by
-``TF_CONFIG`` (as a launcher sets it); each worker trains on its rows of every global
-batch, and worker 0 prints the weights. Output: one ``RESULT <json>`` line.
+``devices <folder>``: one process with two logical CPU devices
+(`tf.distribute.MirroredStrategy`), which must be set up before TensorFlow starts; it trains
+the same model on one device too and prints both, and saves the replicas' weights in
+`<folder>` to load them on one device. ``worker``: one worker of a
+`MultiWorkerMirroredStrategy` job described by ``TF_CONFIG`` (as a launcher sets it); each
+worker trains on its rows of every global batch, and worker 0 prints the weights.
+Output: one ``RESULT <json>`` line.
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ def devices() -> dict[str, Any]:
 
     x, y = data()
     out: dict[str, Any] = {"devices": dist.list_devices(), "count": dist.get_device_count()}
-    out["single"] = train(make_model(), x, y, GLOBAL_BATCH)
+    single = make_model()
+    out["single"] = train(single, x, y, GLOBAL_BATCH)
+    out["single_predict"] = np.asarray(single.predict(x, verbose=0)).tolist()
     strategy = dist.DataParallel()
     with strategy.scope():
         model = make_model()
@@ -82,6 +86,12 @@ def devices() -> dict[str, Any]:
             x[:8], dist.TensorLayout(("batch", None), strategy.device_mesh)
         )
         out["tensor_parts"] = [list(p.shape) for p in parts.values]
+        out["dp_predict"] = np.asarray(model.predict(x, verbose=0)).tolist()
+        model.save_weights(f"{sys.argv[2]}/mirrored.weights.h5")
+    # Weights saved from the replicas load into a model on one device.
+    plain = make_model()
+    plain.load_weights(f"{sys.argv[2]}/mirrored.weights.h5")
+    out["reloaded_predict"] = np.asarray(plain.predict(x, verbose=0)).tolist()
     # A model made outside the strategy cannot train under it.
     outside = make_model()
     try:

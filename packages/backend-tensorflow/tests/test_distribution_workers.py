@@ -38,9 +38,9 @@ def _free_ports(count: int) -> list[int]:
             s.close()
 
 
-def _start(mode: str, env: dict[str, str]) -> subprocess.Popen[str]:
+def _start(mode: str, env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(JOB), mode],
+        [sys.executable, str(JOB), mode, *args],
         env={**os.environ, "OMP_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", **env},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -77,13 +77,17 @@ def _assert_same_run(got: dict[str, Any], want: dict[str, Any]) -> None:
     np.testing.assert_allclose(got["evaluate"], want["evaluate"], atol=TOLERANCE, rtol=0)
 
 
-def test_two_devices_of_one_process_train_like_one_device() -> None:
-    (out,) = _results([_start("devices", {})])
+def test_two_devices_of_one_process_train_like_one_device(tmp_path: pathlib.Path) -> None:
+    (out,) = _results([_start("devices", {}, str(tmp_path))])
     assert out is not None
     assert out["devices"] == ["cpu:0", "cpu:1"] and out["count"] == 2
     assert out["mirrored"] and len(out["copies"]) == 2 and out["copies_agree"]
     _assert_same_run(out["data_parallel"], out["single"])
     assert out["tensor_parts"] == [[4, 5], [4, 5]]  # distribute_tensor: a part per device
+    # Predictions (on the first replica) and the saved weights are those of the replicas.
+    single = out["single_predict"]
+    np.testing.assert_allclose(out["dp_predict"], single, atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(out["reloaded_predict"], out["dp_predict"], atol=0, rtol=0)
     assert "created outside the strategy" in out["outside"]
     assert out["after_scope"]
 
