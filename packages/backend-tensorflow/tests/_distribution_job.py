@@ -100,8 +100,34 @@ def devices() -> dict[str, Any]:
         out["outside"] = None
     except ValueError as error:
         out["outside"] = str(error)
+    out["custom_step"] = custom_step_error(strategy, x, y)
     out["after_scope"] = lamina.distribution.distribution() is None
     return out
+
+
+def custom_step_error(strategy: Any, x: Any, y: Any) -> str | None:
+    """A `train_step` of one's own that updates the weights from one replica's gradients
+    would let the copies drift apart: what `fit` says to it."""
+    import tensorflow as tf
+
+    import lamina
+
+    class OwnStep(lamina.Sequential):
+        def train_step(self, data: Any) -> dict[str, Any]:
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = self.compute_loss(y=y, y_pred=self(x, training=True))
+            self.optimizer.apply(tape.gradient(loss, self.trainable_variables))
+            return {"loss": loss}
+
+    with strategy.scope():
+        model = OwnStep([lamina.Input((5,)), lamina.layers.Dense(3)])
+        model.compile(optimizer="sgd", loss="mse")
+        try:
+            model.fit(x, y, batch_size=GLOBAL_BATCH, epochs=1, verbose=0)
+        except RuntimeError as error:
+            return str(error)
+    return None
 
 
 def worker() -> dict[str, Any] | None:

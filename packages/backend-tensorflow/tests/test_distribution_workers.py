@@ -89,6 +89,7 @@ def test_two_devices_of_one_process_train_like_one_device(tmp_path: pathlib.Path
     np.testing.assert_allclose(out["dp_predict"], single, atol=TOLERANCE, rtol=0)
     np.testing.assert_allclose(out["reloaded_predict"], out["dp_predict"], atol=0, rtol=0)
     assert "created outside the strategy" in out["outside"]
+    assert "written by one replica's step" in out["custom_step"]
     assert out["after_scope"]
 
 

@@ -210,6 +210,29 @@ def new_variable(value: Any, trainable: bool, name: str, variable: Any) -> tf.Va
         )
 
 
+def check_replica_write(variable: tf.Variable, path: str) -> None:
+    """Refuse a weight written by one replica on its own (TensorFlow would let each copy
+    drift apart): under `DataParallel` weights are written once for every replica, after
+    their gradients are combined.
+
+    Raises:
+        RuntimeError: a trainable, mirrored `variable` is assigned in a replica's step.
+    """
+    if (
+        variable.trainable
+        and variable.synchronization != tf.VariableSynchronization.ON_READ
+        and tf.distribute.has_strategy()
+        and tf.distribute.get_replica_context() is not None
+    ):
+        raise RuntimeError(
+            f"DataParallel on TensorFlow: weight {path!r} is written by one replica's step, "
+            "which would let the replicas drift apart (a `train_step` of your own that calls "
+            "the optimizer?). Under DataParallel the weights are updated once for every "
+            "replica after their gradients are combined, as the built-in `train_step` does: "
+            "call `super().train_step(data)`, or train without the strategy."
+        )
+
+
 def distribute_tensor(tensor: Any, layout: Any) -> Any:
     """`tensor` where the layout replicates it; split along its batch axis, this process's
     slice (several processes) or one slice per device (a `tf.distribute` per-replica

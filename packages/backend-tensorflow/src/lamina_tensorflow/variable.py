@@ -50,6 +50,8 @@ class TensorflowVariable(TrainableStateVariable):
         self._variable = distribution.new_variable(value, self.trainable, self.name, self)
 
     def _direct_assign(self, value: Any) -> None:
+        if isinstance(self._variable, tf.distribute.DistributedValues):
+            distribution.check_replica_write(self._variable, self.path)
         self._variable.assign(value)
 
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
