@@ -183,15 +183,15 @@ def reduce_values(
     """Reduce (already weighted) `values` to a scalar as `reduction` says."""
     if reduction in (None, "none") or static_shape(values) in ((), (0,)):
         return values
+    shape = static_shape(values)
+    if reduction in ("mean", "sum_over_batch_size") and None not in shape and math.prod(shape):
+        return ops.mean(values)  # a known, nonzero count: one op instead of sum and divide
     loss = ops.sum(values)
     if reduction == "sum":
         return loss
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         return ops.divide_no_nan(loss, ops.cast(ops.sum(sample_weight), ops.dtype(loss)))
-    count = _num_elements(values, ops.dtype(loss))
-    if isinstance(count, float) and count > 0:  # known and nonzero: one plain division
-        return ops.divide(loss, count)
-    return ops.divide_no_nan(loss, count)
+    return ops.divide_no_nan(loss, _num_elements(values, ops.dtype(loss)))
 
 
 def reduce_weighted_values(
@@ -203,8 +203,11 @@ def reduce_weighted_values(
 ) -> Any:
     """Weight `values` by `sample_weight` and `mask`, then reduce them."""
     reduction = standardize_reduction(reduction)
-    values = ops.convert_to_tensor(values, dtype)
-    dtype = ops.dtype(values)
+    if not (ops.is_tensor(values) and dtypes.dtype_of(values) == dtype):
+        values = ops.convert_to_tensor(values, dtype)
+    dtype = dtypes.dtype_of(values)
+    if sample_weight is None and mask is None:
+        return reduce_values(values, None, reduction)
     if sample_weight is not None:
         sample_weight = ops.convert_to_tensor(sample_weight, dtype)
     sample_weight = apply_mask(sample_weight, mask, dtype, reduction)

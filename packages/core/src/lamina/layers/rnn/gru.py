@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina import ops
-from lamina.layers.rnn._cell import CellLayer, RecurrentCell, cell_kwargs
+from lamina.layers.rnn._cell import CellLayer, RecurrentCell, cell_kwargs, last_output
 from lamina.ops.dispatch import backend
 
 
@@ -229,6 +229,6 @@ class GRU(CellLayer):
             )
             if result is not None:
                 outputs, h = result
-                return outputs[:, -1], outputs, [h]
+                return last_output(outputs, h, mask), outputs, [h]
         self._fused_unavailable()
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina import ops
-from lamina.layers.rnn._cell import CellLayer, RecurrentCell, cell_kwargs
+from lamina.layers.rnn._cell import CellLayer, RecurrentCell, cell_kwargs, last_output
 from lamina.ops.dispatch import backend
 
 
@@ -233,6 +233,6 @@ class LSTM(CellLayer):
             )
             if result is not None:
                 outputs, h, c = result
-                return outputs[:, -1], outputs, [h, c]
+                return last_output(outputs, h, mask), outputs, [h, c]
         self._fused_unavailable()
         return None
