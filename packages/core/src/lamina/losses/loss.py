@@ -126,6 +126,11 @@ def squeeze_or_expand_to_same_rank(
     return x1, x2
 
 
+def _known_nonzero_size(x: Any) -> bool:
+    shape = static_shape(x)
+    return all(d is not None and d > 0 for d in shape)
+
+
 def _num_elements(x: Any, dtype: str) -> Any:
     shape = static_shape(x)
     if None not in shape:
@@ -183,9 +188,8 @@ def reduce_values(
     """Reduce (already weighted) `values` to a scalar as `reduction` says."""
     if reduction in (None, "none") or static_shape(values) in ((), (0,)):
         return values
-    shape = static_shape(values)
-    if reduction in ("mean", "sum_over_batch_size") and None not in shape and math.prod(shape):
-        return ops.mean(values)  # a known, nonzero count: one op instead of sum and divide
+    if reduction in ("mean", "sum_over_batch_size") and _known_nonzero_size(values):
+        return ops.mean(values)  # one op instead of sum and divide
     loss = ops.sum(values)
     if reduction == "sum":
         return loss
