@@ -1,4 +1,6 @@
-"""The training step on TensorFlow: `GradientTape` inside a `tf.function` (XLA on request)."""
+"""The training step on TensorFlow: `GradientTape` inside a `tf.function`, compiled by XLA
+with `jit_compile=True`; with ``"auto"`` (the default) `fit` times both and keeps the faster
+(`lamina.trainers.auto_compile`)."""
 
 from __future__ import annotations
 
@@ -29,14 +31,26 @@ class TensorflowTrainer:
             distribution.apply_gradients(model.optimizer, grads, trainable, batch_size_of(x))
         return model.compute_metrics(x, y, y_pred, sample_weight)
 
-    def _default_jit_compile(self) -> bool:
-        return False  # XLA compile time outweighs its gain for the small CPU models here
+    _compiles_forward = True  # model(x), predict_on_batch: one tf.function call (`Inference`)
+
+    def _compile_forward(self, fn: Any) -> Any:
+        # No autograph: Lamina's ops branch on static shapes in Python (as `_RankKeyedFunction`).
+        return tf.function(fn, autograph=False, reduce_retracing=True)
+
+    def _concrete_input(self, x: Any) -> bool:
+        return isinstance(x, tf.Tensor) and tf.executing_eagerly()
+
+    def _default_jit_compile(self) -> bool | str:
+        # XLA wins on some models and loses on others (compile time, unfused ops): `fit`
+        # times the step with and without it.
+        return "auto"
 
     def _compiled(self, fn: Any) -> Any:
         model: Any = self
         if model.run_eagerly:
             return fn
-        # Never XLA around a strategy's `run`, which XLA does not compile.
+        # Until "auto" has chosen, evaluate and predict run without XLA (and never around
+        # a strategy's `run`, which XLA does not compile).
         xla = model.jit_compile is True and distribution.strategy() is None
         return _RankKeyedFunction(fn, xla)
 
@@ -53,7 +67,17 @@ class TensorflowTrainer:
                 logs = step(batch)
             return logs
 
-        fn = distribution.reporting_faults(self._compiled(run))
+        # Not under a strategy: the workers of a job would time, and choose, apart.
+        auto = model.jit_compile == "auto" and distribution.strategy() is None
+        if auto and not model.run_eagerly:
+            fn: Any = model._auto_train_function(
+                plain=("tf.function", _RankKeyedFunction(run, False)),
+                compiled=("XLA", lambda: _RankKeyedFunction(run, True)),
+                compilations=_RankKeyedFunction.traces,
+                sync=_no_sync,
+            )
+        else:
+            fn = distribution.reporting_faults(self._compiled(run))
         object.__setattr__(model, "train_function", fn)
         return fn
 
@@ -96,10 +120,16 @@ class _RankKeyedFunction:
     ranks known while batch sizes still relax to None.
     """
 
+    _traces = 0  # every trace of every instance, for `jit_compile="auto"`'s recompile count
+
     def __init__(self, fn: Any, jit_compile: bool) -> None:
         self._fn = fn
         self._jit_compile = jit_compile
         self._traced: dict[Any, Any] = {}
+
+    @classmethod
+    def traces(cls) -> int:
+        return cls._traces
 
     def __call__(self, batches: Any) -> Any:
         leaves = tf.nest.flatten(batches)
@@ -117,4 +147,11 @@ class _RankKeyedFunction:
                 self._fn, jit_compile=self._jit_compile, reduce_retracing=True, autograph=False
             )
             self._traced[key] = traced
-        return traced(batches)
+        count = traced.experimental_get_tracing_count()
+        out = traced(batches)
+        _RankKeyedFunction._traces += traced.experimental_get_tracing_count() - count
+        return out
+
+
+def _no_sync() -> None:
+    """A `tf.function` call returns once its work is done: nothing to wait for."""

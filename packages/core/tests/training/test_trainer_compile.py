@@ -55,8 +55,9 @@ def test_loss_dict_weights_and_per_output_logs_match_numpy():
         loss_weights={"out1": 2.0, "out2": 0.5},
         metrics={"out1": "accuracy", "out2": ["accuracy"]},
     )
-    logs = model.evaluate(X, {"out1": Y_BIN, "out2": Y_CLS}, batch_size=16, verbose=0,
-                          return_dict=True)
+    logs = model.evaluate(
+        X, {"out1": Y_BIN, "out2": Y_CLS}, batch_size=16, verbose=0, return_dict=True
+    )
     assert list(logs) == ["loss", "out1_accuracy", "out2_accuracy", "out1_loss", "out2_loss"]
     l1, l2, p1, p2 = _references(model)
     # As in Keras 3: per-output logs are unweighted, the total is the weighted sum.
@@ -64,8 +65,7 @@ def test_loss_dict_weights_and_per_output_logs_match_numpy():
     np.testing.assert_allclose(logs["out2_loss"], l2, rtol=1e-4)
     np.testing.assert_allclose(logs["loss"], 2.0 * l1 + 0.5 * l2, rtol=1e-4)
     np.testing.assert_allclose(logs["out1_accuracy"], ((p1 > 0.5) == Y_BIN).mean(), atol=1e-6)
-    np.testing.assert_allclose(logs["out2_accuracy"], (p2.argmax(-1) == Y_CLS).mean(),
-                               atol=1e-6)
+    np.testing.assert_allclose(logs["out2_accuracy"], (p2.argmax(-1) == Y_CLS).mean(), atol=1e-6)
 
 
 def test_loss_list_by_function_object_and_name_per_output():
@@ -74,12 +74,20 @@ def test_loss_list_by_function_object_and_name_per_output():
         optimizer="sgd",
         loss=[losses.binary_crossentropy, "sparse_categorical_crossentropy"],
         loss_weights=[1.0, 3.0],
-        metrics=[[metrics.BinaryAccuracy(name="bin_acc")], ["sparse_categorical_crossentropy",
-                                                             "accuracy"]],
+        metrics=[
+            [metrics.BinaryAccuracy(name="bin_acc")],
+            ["sparse_categorical_crossentropy", "accuracy"],
+        ],
     )
     result = model.evaluate(X, [Y_BIN, Y_CLS], verbose=0, return_dict=True)
-    assert set(result) == {"loss", "out1_bin_acc", "out2_sparse_categorical_crossentropy",
-                           "out2_accuracy", "out1_loss", "out2_loss"}
+    assert set(result) == {
+        "loss",
+        "out1_bin_acc",
+        "out2_sparse_categorical_crossentropy",
+        "out2_accuracy",
+        "out1_loss",
+        "out2_loss",
+    }
     l1, l2, _, _ = _references(model)
     np.testing.assert_allclose(result["loss"], l1 + 3.0 * l2, rtol=1e-4)
     np.testing.assert_allclose(result["out2_sparse_categorical_crossentropy"], l2, rtol=1e-4)
@@ -113,8 +121,9 @@ def test_metric_names_follow_the_given_string_object_and_function():
 
 def test_accuracy_resolves_from_target_and_output_shapes():
     model = _two_outputs()
-    model.compile(loss=["binary_crossentropy", "categorical_crossentropy"],
-                  metrics=["accuracy", "accuracy"])
+    model.compile(
+        loss=["binary_crossentropy", "categorical_crossentropy"], metrics=["accuracy", "accuracy"]
+    )
     y2 = np.eye(3, dtype="float32")[Y_CLS]
     model.evaluate(X, [Y_BIN, y2], verbose=0)
     kinds = {m.name: type(m).__name__ for m in model.metrics}
@@ -124,18 +133,21 @@ def test_accuracy_resolves_from_target_and_output_shapes():
 
 def test_weighted_metrics_use_sample_weight_and_unweighted_do_not():
     model = _one_output()
-    model.compile(loss="binary_crossentropy", metrics=["accuracy"],
-                  weighted_metrics=["accuracy", "mae"])
+    model.compile(
+        loss="binary_crossentropy", metrics=["accuracy"], weighted_metrics=["accuracy", "mae"]
+    )
     weights = np.where(X[:, 3] > 0, 3.0, 0.0).astype("float32")
     logs = model.evaluate(X, Y_BIN, sample_weight=weights, verbose=0, return_dict=True)
     p = model.predict(X, verbose=0)
     correct = ((p > 0.5) == Y_BIN)[:, 0]
     np.testing.assert_allclose(logs["accuracy"], correct.mean(), atol=1e-6)
-    np.testing.assert_allclose(logs["weighted_accuracy"],
-                               (correct * weights).sum() / weights.sum(), atol=1e-6)
+    np.testing.assert_allclose(
+        logs["weighted_accuracy"], (correct * weights).sum() / weights.sum(), atol=1e-6
+    )
     per_sample_mae = np.abs(Y_BIN - p)[:, 0]
-    np.testing.assert_allclose(logs["mae"], (per_sample_mae * weights).sum() / weights.sum(),
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        logs["mae"], (per_sample_mae * weights).sum() / weights.sum(), rtol=1e-5
+    )
     per_sample_loss = _bce(Y_BIN, p)
     np.testing.assert_allclose(logs["loss"], (per_sample_loss * weights).mean(), rtol=1e-4)
 
@@ -187,8 +199,10 @@ def test_numpy_backend_refuses_training_but_evaluates_and_predicts():
 def test_jit_compile_resolves_auto_per_backend():
     model = _one_output()
     model.compile(loss="mse", jit_compile="auto")
-    expected = {"jax": True}.get(backend().name, False)
-    assert model.jit_compile is expected
+    # JAX always jits; torch and TensorFlow choose by timing during `fit`
+    # (test_auto_compile.py); NumPy has nothing to compile.
+    expected = {"jax": True, "torch": "auto", "tensorflow": "auto"}.get(backend().name, False)
+    assert model.jit_compile == expected and type(model.jit_compile) is type(expected)
     model.compile(loss="mse", jit_compile=False)
     assert model.jit_compile is False
     assert model.get_compile_config()["jit_compile"] is False
@@ -196,12 +210,16 @@ def test_jit_compile_resolves_auto_per_backend():
 
 def _fit_sgd(**compile_kwargs):
     model = _two_outputs(seed=11)
-    model.compile(optimizer=lamina.optimizers.SGD(0.1), loss=["binary_crossentropy",
-                  "sparse_categorical_crossentropy"], metrics=[["accuracy"], ["accuracy"]],
-                  **compile_kwargs)
+    model.compile(
+        optimizer=lamina.optimizers.SGD(0.1),
+        loss=["binary_crossentropy", "sparse_categorical_crossentropy"],
+        metrics=[["accuracy"], ["accuracy"]],
+        **compile_kwargs,
+    )
     # 3 batches per epoch: with steps_per_execution=2 each epoch ends on a partial execution
-    history = model.fit(X[:24], [Y_BIN[:24], Y_CLS[:24]], batch_size=8, epochs=2,
-                        shuffle=False, verbose=0)
+    history = model.fit(
+        X[:24], [Y_BIN[:24], Y_CLS[:24]], batch_size=8, epochs=2, shuffle=False, verbose=0
+    )
     return history.history, [w.copy() for w in model.get_weights()]
 
 
@@ -234,8 +252,7 @@ def test_run_eagerly_matches_compiled_steps():
     compiled_history, compiled_weights = _fit_sgd(run_eagerly=False)
     eager_history, eager_weights = _fit_sgd(run_eagerly=True)
     for key in compiled_history:
-        np.testing.assert_allclose(eager_history[key], compiled_history[key], rtol=1e-5,
-                                   atol=1e-6)
+        np.testing.assert_allclose(eager_history[key], compiled_history[key], rtol=1e-5, atol=1e-6)
     for w, b in zip(eager_weights, compiled_weights):
         np.testing.assert_allclose(w, b, rtol=1e-5, atol=1e-6)
 
@@ -277,11 +294,12 @@ def test_torch_compile_step_matches_eager():
     results = []
     for jit in (False, True):
         model = _one_output(seed=5)
-        model.compile(optimizer=lamina.optimizers.SGD(0.1), loss="binary_crossentropy",
-                      jit_compile=jit)
+        model.compile(
+            optimizer=lamina.optimizers.SGD(0.1), loss="binary_crossentropy", jit_compile=jit
+        )
         assert model.jit_compile is jit
         try:
-            logs = [model.train_on_batch(X[i:i + 16], Y_BIN[i:i + 16]) for i in (0, 16)]
+            logs = [model.train_on_batch(X[i : i + 16], Y_BIN[i : i + 16]) for i in (0, 16)]
         except _dynamo_error() as err:
             pytest.xfail(f"torch.compile cannot trace the step: {str(err)[:300]}")
         results.append((logs, model.get_weights()))
