@@ -142,8 +142,17 @@ def main() -> None:
         out["predict"] = np.asarray(model.predict(x[rows], batch_size=per, verbose=0)).tolist()
         batch = model._to_tensors([(x[rows[:per]], y[rows[:per]])])[0]
         out["gradients"] = [g.tolist() for g in gradients(model, batch[0], batch[1])]
+        # The callbacks that save run on every process (split weights are gathered by a
+        # collective each process joins); process 0 alone writes.
+        tag = sys.argv[1]
+        saving = [
+            lamina.callbacks.ModelCheckpoint(
+                f"{folder}/checkpoint-{tag}.weights.h5", save_weights_only=True
+            ),
+            lamina.callbacks.BackupAndRestore(f"{folder}/backup-{tag}", delete_checkpoint=False),
+        ]
         history = model.fit(x[rows], y[rows], batch_size=per, epochs=EPOCHS, shuffle=False,
-                            verbose=0)  # fmt: skip
+                            verbose=0, callbacks=saving)  # fmt: skip
         out["loss"] = history.history["loss"]
         out["weights"] = [w.tolist() for w in model.get_weights()]
         out["evaluate"] = model.evaluate(x[rows], y[rows], batch_size=per, verbose=0)
@@ -168,6 +177,13 @@ def main() -> None:
         out["restored_predict"] = np.asarray(
             restored.predict(x[rows], batch_size=per, verbose=0)
         ).tolist()
+        # A fresh split model resumes from the backup: every epoch is done, so it trains
+        # no further and holds the trained weights.
+        resumed = make_model()
+        backup = lamina.callbacks.BackupAndRestore(f"{folder}/backup-{tag}")
+        resumed.fit(x[rows], y[rows], batch_size=per, epochs=EPOCHS, verbose=0,
+                    callbacks=[backup])  # fmt: skip
+        out["resumed_weights"] = [w.tolist() for w in resumed.get_weights()]
     print("RESULT " + json.dumps(out), flush=True)
 
 

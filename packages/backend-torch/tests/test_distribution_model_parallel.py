@@ -99,6 +99,13 @@ def test_model_parallel_over_two_processes_matches_one(
         # The trained model saved whole by one process, loaded split (slots included).
         assert got["restored_shards"] == [shards[0]] * 3
         np.testing.assert_allclose(got["restored_predict"], trained, atol=TOL, rtol=0)
+        for g, w in zip(got["resumed_weights"], want["weights"], strict=True):
+            np.testing.assert_allclose(np.asarray(g), w, atol=TOL, rtol=0)
+    # ModelCheckpoint's last save (process 0's file) holds the trained weights whole.
+    checkpoint = job.make_model()
+    checkpoint.load_weights(f"{folder}/checkpoint-{mesh}.weights.h5")
+    for g, w in zip(checkpoint.get_weights(), want["weights"], strict=True):
+        np.testing.assert_allclose(g, w, atol=TOL, rtol=0)
     # The split weights (and the whole model), saved whole, load on one process.
     plain = job.make_model()
     plain.load_weights(f"{folder}/sharded.weights.h5")

@@ -7,7 +7,7 @@ import pytest
 
 from lamina import callbacks
 from lamina.backend import Capability
-from lamina.callbacks import backup_and_restore
+from lamina.callbacks import backup_and_restore, model_checkpoint
 from lamina.distribution import engine
 
 from .conftest import build_trainable_model, regression_data
@@ -29,6 +29,7 @@ def _writers(folder: object) -> list[callbacks.Callback]:
 def _as_process_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "is_process_zero", lambda: False)
     monkeypatch.setattr(backup_and_restore, "is_process_zero", lambda: False)
+    monkeypatch.setattr(model_checkpoint, "is_process_zero", lambda: False)
 
 
 def test_only_process_zero_writes_and_prints(tmp_path, monkeypatch, capsys) -> None:

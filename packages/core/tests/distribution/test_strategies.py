@@ -85,7 +85,7 @@ def test_set_distribution_and_scope_on_each_backend() -> None:
         else dist.DataParallel(devices=DEVICES[:1])
     )
     if not runs("DataParallel"):
-        with pytest.raises(RuntimeError, match="Backends that distribute: jax, torch"):
+        with pytest.raises(RuntimeError, match="Backends that distribute: jax, tensorflow, torch"):
             dist.set_distribution(strategy)
         with pytest.raises(RuntimeError, match="Backends that distribute"), strategy.scope():
             pass

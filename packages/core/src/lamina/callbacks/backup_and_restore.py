@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from lamina.callbacks.callback import Callback
-from lamina.distribution.engine import is_process_zero
+from lamina.distribution.engine import is_process_zero, saving_joins_every_process
 
 _STATE = "latest.npz"
 _METADATA = "training_metadata.json"
@@ -84,15 +84,19 @@ class BackupAndRestore(Callback):
         return variables
 
     def _save(self, epoch: int, batch: int | None) -> None:
-        if not is_process_zero():  # every process restores; process 0 alone writes
+        # Every process restores; process 0 alone writes, after every process has joined
+        # the gathers that read split variables whole (ModelParallel across processes).
+        if not is_process_zero() and not saving_joins_every_process():
             return
         variables = self._variables()
+        arrays = {f"v{i}": np.asarray(v.numpy()) for i, v in enumerate(variables)}
+        if not is_process_zero():
+            return
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
             for path in (self._state_path, self._metadata_path):
                 if os.path.exists(path):
                     os.replace(path, path + _BACKUP_SUFFIX)
-        arrays = {f"v{i}": np.asarray(v.numpy()) for i, v in enumerate(variables)}
         tmp = self._state_path + ".tmp.npz"
         np.savez(tmp, **arrays)  # type: ignore[arg-type]
         os.replace(tmp, self._state_path)

@@ -8,6 +8,7 @@ from typing import Any
 
 from lamina.callbacks._monitor import check_mode, scalar
 from lamina.callbacks.callback import Callback
+from lamina.distribution.engine import is_process_zero, saving_joins_every_process
 
 _MODEL_SUFFIXES = (".lamina", ".keras")
 _WEIGHTS_SUFFIX = ".weights.h5"
@@ -33,7 +34,8 @@ class ModelCheckpoint(Callback):
         ValueError: bad `filepath` suffix, `mode` or `save_freq`.
     """
 
-    process_zero_only = True
+    # Runs on every process of a job, which all compute the same logs: process 0 alone
+    # prints and writes, the others join the save only where split weights need them.
 
     def __init__(
         self,
@@ -110,6 +112,10 @@ class ModelCheckpoint(Callback):
         return False
 
     def _save_model(self, epoch: int, batch: int | None, logs: dict[str, Any] | None) -> None:
+        writer = is_process_zero()
+        if not writer and not saving_joins_every_process():
+            return
+        verbose = self.verbose if writer else 0
         logs = dict(logs or {})
         filepath = self._get_file_path(epoch, batch, logs)
         if self.save_best_only:
@@ -122,22 +128,22 @@ class ModelCheckpoint(Callback):
                 )
                 return
             if not self._improved(current):
-                if self.verbose > 0:
+                if verbose > 0:
                     print(
                         f"\nEpoch {epoch + 1}: {self.monitor} did not improve from "
                         f"{self.best:.5f}"
                     )
                 return
-            if self.verbose > 0:
+            if verbose > 0:
                 print(
                     f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
                     f"{current:.5f}, saving model to {filepath}"
                 )
             self.best = current
-        elif self.verbose > 0:
+        elif verbose > 0:
             print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
         directory = os.path.dirname(filepath)
-        if directory:
+        if directory and writer:
             os.makedirs(directory, exist_ok=True)
         if self.save_weights_only:
             self.model.save_weights(filepath, overwrite=True)

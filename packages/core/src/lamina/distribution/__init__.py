@@ -4,7 +4,8 @@ A `DeviceMesh` names a grid of devices, a `TensorLayout` splits a tensor over it
 `LayoutMap` gives the layout of each variable by path. `DataParallel` replicates the
 variables and splits each batch; `ModelParallel` also splits variables as its layout map
 says. Each backend runs them on its own engine: JAX sharding and `jax.distributed`,
-`torch.distributed`. NumPy runs on one device and refuses them.
+`torch.distributed`, `tf.distribute` (data parallel only). NumPy runs on one device and
+refuses them.
 
 Example:
     >>> mesh = lamina.distribution.DeviceMesh((1,), ("batch",), devices=["cpu:0"])

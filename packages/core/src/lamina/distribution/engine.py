@@ -10,7 +10,10 @@ from lamina.backend.protocols.distribution import DistributionOps
 if TYPE_CHECKING:
     from lamina.distribution.layouts import TensorLayout
 
-STRATEGY_BACKENDS = {"DataParallel": ("jax", "torch"), "ModelParallel": ("jax",)}
+STRATEGY_BACKENDS = {
+    "DataParallel": ("jax", "tensorflow", "torch"),
+    "ModelParallel": ("jax", "torch"),
+}
 """Which of the built-in backends run each strategy (named in errors elsewhere)."""
 
 _DEVICE_TYPES = ("cpu", "gpu", "tpu")
@@ -171,6 +174,19 @@ def is_process_zero() -> bool:
 
     backend = current_if_any()
     return backend is None or backend.distribution is None or process_id() == 0
+
+
+def saving_joins_every_process() -> bool:
+    """Whether saving must run on every process of the job, not on process 0 alone.
+
+    Under `ModelParallel` across processes a variable may be split between them: reading
+    it whole is a gather that every process joins, so each process walks the same save
+    (process 0 alone writes the file). Under `DataParallel` every process holds the
+    whole model and the others skip saving.
+    """
+    from lamina.distribution.strategies import ModelParallel, distribution
+
+    return isinstance(distribution(), ModelParallel) and num_processes() > 1
 
 
 def distribute_tensor(tensor: Any, layout: TensorLayout) -> Any:
