@@ -17,6 +17,7 @@ from dispatch_overhead import bench_dispatch_overhead
 from distributed import bench_distributed
 from import_cost import bench_import_cost
 from inference_latency import bench_inference_latency
+from memory import bench_memory
 from saving import bench_saving
 from training_speed import bench_training_speed
 from training_speed_attention import bench_training_speed_attention
@@ -29,6 +30,7 @@ BENCHMARKS = {
     "training_recurrent": bench_training_speed_recurrent,
     "training_attention": bench_training_speed_attention,
     "inference": bench_inference_latency,
+    "memory": bench_memory,
     "saving": bench_saving,
     "augmentation": bench_augmentation,
     "distributed": bench_distributed,
