@@ -141,21 +141,30 @@ def distributed(session: nox.Session, backend: str) -> None:
 
 @nox.session(default=False)
 def gpu(session: nox.Session) -> None:
-    """The suites on a CUDA device, when one is visible; otherwise says so and skips."""
+    """The suites on CUDA devices, when one is visible; otherwise says so and skips.
+
+    Per backend: the core and backend suites, then the distribution suites (the
+    `distributed` session's files) with the GPUs visible, so that torch's jobs join an
+    NCCL process group rather than gloo. NCCL takes one GPU per process and the jobs start
+    two processes, so with a single GPU the distribution suites are skipped, saying so."""
     if shutil.which("nvidia-smi") is None:
         session.skip("No CUDA device is visible (nvidia-smi not found): nothing to run.")
+    listing = session.run("nvidia-smi", "-L", silent=True, external=True) or ""
+    gpus = sum(line.startswith("GPU ") for line in str(listing).splitlines())
     for backend in ("jax", "torch", "tensorflow"):
         extra = {"jax": ["jax[cuda12]"], "torch": [], "tensorflow": ["tensorflow[and-cuda]"]}
         packages = editable("core", f"backend-{backend}", "saving")
         install(session, *packages, *TEST_DEPS, *extra[backend])
-        session.run(
-            "pytest",
-            "packages/core/tests",
-            f"packages/backend-{backend}/tests",
-            "-x",
-            *session.posargs,
-            env={"LAMINA_BACKEND": backend},
-        )
+        suites = [MULTI_PROCESS, *DISTRIBUTED.get(backend, [])]
+        env = {"LAMINA_BACKEND": backend}
+        ignored = [f"--ignore={path}" for path in suites]
+        tests = ["packages/core/tests", f"packages/backend-{backend}/tests"]
+        session.run("pytest", *tests, *ignored, "-x", *session.posargs, env=env)
+        if gpus < 2:
+            need = "the distribution suites need 2 GPUs (NCCL takes one per process)"
+            session.log(f"{backend}: {need}; {gpus} visible, skipped.")
+            continue
+        session.run("pytest", *suites, "-x", *session.posargs, env=env)
 
 
 @nox.session
