@@ -88,6 +88,7 @@ DISTRIBUTED = {
     "jax": [
         "packages/backend-jax/tests/test_distribution_devices.py",
         "packages/backend-jax/tests/test_distribution_checkpoint_processes.py",
+        "packages/backend-jax/tests/test_distribution_model_parallel_processes.py",
     ],
     "torch": [
         "packages/backend-torch/tests/test_distribution_torchrun.py",

@@ -65,7 +65,8 @@ def main() -> None:
         variables = [*model.get_layer("hidden").weights, *model.get_layer("head").weights]
         out["shards"] = [shard_shapes(v.value) for v in variables]
         out["fully_addressable"] = [bool(v.value.is_fully_addressable) for v in variables]
-        # The batch axis has one device: every process feeds the whole batch.
+        # Each process passes its own rows (here both pass the same 8) and gets their
+        # predictions back: the batch axis has one device, so the rows are gathered.
         out["predict"] = np.asarray(model.predict(data(), verbose=0)).tolist()
         model.set_weights([2 * w for w in model.get_weights()])
         model.save_weights(f"{folder}/sharded.weights.h5")  # gathered whole

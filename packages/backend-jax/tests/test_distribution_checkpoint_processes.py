@@ -8,42 +8,23 @@ split model's `save_weights` and `save` gather every array whole
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import pathlib
-from typing import Any
+import runpy
 
 import numpy as np
-import pytest
 
 import lamina
 
 HERE = pathlib.Path(__file__).parent
 JOB = HERE / "_checkpoint_processes_job.py"
-LAUNCHER = HERE.parents[1] / "core" / "tests" / "distribution" / "test_multi_process.py"
 TOL = 1e-6
 
 
-def _module(path: pathlib.Path, name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_split_weights_save_whole_and_plain_weights_load_split(tmp_path: pathlib.Path) -> None:
-    job = _module(JOB, "lamina_checkpoint_processes_job")
+    jobs = runpy.run_path(str(HERE / "_process_jobs.py"))
+    job = jobs["load"](JOB)
     weights, predictions = job.reference(str(tmp_path))
-    launcher = _module(LAUNCHER, "lamina_distribution_launcher")
-    launcher.JOB = JOB
-    done = launcher.start_job(str(tmp_path), timeout=120)
-    failed = [(rank, out[-4000:]) for rank, (code, out) in enumerate(done) if code != 0]
-    if failed and any("UNIMPLEMENTED" in out and "ollective" in out for _, out in failed):
-        pytest.skip("this jax build cannot run multi-process CPU collectives")
-    assert not failed, failed
-    for _, out in done:
-        got = json.loads(next(s for s in out.splitlines() if s.startswith("RESULT "))[7:])
+    for got in jobs["results"](JOB, str(tmp_path)):
         # hidden's kernel and bias and head's kernel split over the processes; head's
         # bias replicated. No process holds any of them whole.
         assert got["shards"] == [[[6, 4]], [[4]], [[4, 4]], [[4]]]

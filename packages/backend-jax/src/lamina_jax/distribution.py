@@ -181,23 +181,33 @@ def distribute_batches(batches: list[Any]) -> list[Any]:
     """Each array of each batch split along its batch dimension as the strategy says.
 
     In a job of several processes each process passes its own rows and the global batch
-    is their concatenation, in process order. On one process, a batch that does not
-    divide over the batch axis (the last, short one) is replicated instead.
+    is their concatenation, in process order, whatever the mesh. Where process ``p`` of
+    ``P`` holds the ``p``-th of ``P`` equal parts of the batch axis, each process's rows
+    go straight to its devices (`jax.make_array_from_process_local_data`); on other
+    meshes (a batch axis that does not span the processes, as on a ``(1, 2)`` mesh of
+    two processes) the processes' rows are gathered first, and every process places the
+    global batch. A batch that does not divide over the batch axis (the last, short
+    one) is replicated instead.
 
     Raises:
-        ValueError: in a multi-process job, this process's rows do not divide over its
-            devices along the batch axis.
+        ValueError: in a multi-process job whose batch axis spans the processes, this
+            process's rows do not divide over its devices along that axis.
     """
     current = lamina_distribution.distribution()
     if current is None:
         return batches
+    whole = jax.process_count() == 1  # each process holds the global batches
+    if not whole and not _rows_follow_processes(
+        mesh_of(current.device_mesh), current.batch_dim_name
+    ):
+        batches, whole = _gathered(batches), True
 
     def put(x: Any) -> Any:
         if x is None or not hasattr(x, "shape"):
             return x
         layout = current.get_data_layout(tuple(x.shape))
         sharding = sharding_of(layout)
-        if jax.process_count() == 1:
+        if whole:
             if np.ndim(x) and x.shape[0] % _batch_shards(sharding, layout) != 0:
                 sharding = NamedSharding(sharding.mesh, PartitionSpec())
             return jax.device_put(x, sharding)
@@ -218,6 +228,47 @@ def distribute_batches(batches: list[Any]) -> list[Any]:
 def _batch_shards(sharding: NamedSharding, layout: Any) -> int:
     axis = layout.axes[0] if layout.axes else None
     return 1 if axis is None else int(sharding.mesh.shape[axis])
+
+
+def _rows_follow_processes(mesh: Mesh, axis: str | None) -> bool:
+    """Whether process ``p`` of ``P`` holds exactly the ``p``-th of ``P`` equal parts of
+    `mesh`'s `axis` (every device at those positions, whatever the other axes): then each
+    process's own rows are the rows its devices hold. Read from the mesh alone, so every
+    process reaches the same answer (the other path runs a collective)."""
+    count = jax.process_count()
+    size = 1 if axis is None else int(mesh.shape[axis])
+    if axis is None or size % count:
+        return False
+    along = np.moveaxis(mesh.devices, list(mesh.axis_names).index(axis), 0)
+    return all(
+        device.process_index == position * count // size
+        for position, devices in enumerate(along)
+        for device in np.ravel(devices)
+    )
+
+
+def _gathered(batches: list[Any]) -> list[Any]:
+    """`batches` (this process's rows of each) as the global batches, the same in every
+    process: every process's rows, in process order. Row counts may differ between the
+    processes (a last batch cut one row apart), so they are gathered first and each
+    process's rows padded to the largest. Collectives: every process calls it."""
+    leaves, treedef = jax.tree.flatten(batches)
+    arrays = [i for i, v in enumerate(leaves) if hasattr(v, "shape") and np.ndim(v)]
+    if not arrays:
+        return batches
+    local = [np.asarray(leaves[i]) for i in arrays]
+    counts = np.asarray(
+        multihost_utils.process_allgather(np.asarray([len(a) for a in local]))
+    )  # (processes, arrays)
+    padded = [
+        np.concatenate([a, np.zeros((m - len(a), *a.shape[1:]), a.dtype)]) if m > len(a) else a
+        for a, m in zip(local, counts.max(axis=0))
+    ]
+    parts = multihost_utils.process_allgather(padded)  # each (processes, most, ...)
+    for column, (i, part) in enumerate(zip(arrays, parts)):
+        rows = [np.asarray(part[p, : counts[p, column]]) for p in range(len(counts))]
+        leaves[i] = np.concatenate(rows)
+    return list(jax.tree.unflatten(treedef, leaves))
 
 
 def train_jit(step: Callable[..., Any]) -> Callable[..., Any]:
@@ -270,20 +321,47 @@ def _host_seed(seed: Any) -> Any:
 
 
 def local_outputs(outputs: Any) -> Any:
-    """Predictions as this process's rows: arrays spanning other processes' devices are
-    cut down to the shards held here, in batch order."""
+    """Predictions as this process's rows: of a global batch of ``n`` rows, process ``p``
+    of ``P`` passed rows ``p * n // P`` up to ``(p + 1) * n // P`` (the cut `fit` makes of
+    a dataset's batches), and gets their predictions back. Where its devices hold exactly
+    those rows they are read there; otherwise the array is gathered whole first (a
+    collective, chosen from the array's sharding, the same in every process)."""
+    count, rank = jax.process_count(), jax.process_index()
 
     def local(x: Any) -> Any:
-        if not _is_global(x) or x.is_fully_replicated:
+        if not _is_global(x) or x.ndim == 0:
             return x
-        shards = sorted(x.addressable_shards, key=lambda s: s.index[0].start or 0)
-        seen: set[Any] = set()
-        parts = []
-        for shard in shards:
-            start = shard.index[0].start or 0
-            if start not in seen:  # replicas along other mesh axes hold the same rows
-                seen.add(start)
-                parts.append(np.asarray(shard.data))
-        return np.concatenate(parts, axis=0)
+        rows = x.shape[0]
+        start, stop = rank * rows // count, (rank + 1) * rows // count
+        if x.is_fully_replicated:
+            return np.asarray(x.addressable_data(0))[start:stop]
+        if not _holds_own_rows(x.sharding, x.shape):
+            return np.asarray(multihost_utils.process_allgather(x))[start:stop]
+        parts: dict[int, Any] = {}  # replicas along other mesh axes hold the same rows
+        for shard in x.addressable_shards:
+            parts.setdefault(shard.index[0].start or 0, shard.data)
+        return np.concatenate([np.asarray(parts[k]) for k in sorted(parts)], axis=0)
 
     return jax.tree.map(local, outputs)
+
+
+def _holds_own_rows(sharding: Any, shape: tuple[int, ...]) -> bool:
+    """Whether the devices of each process ``p`` of ``P`` hold, whole along every other
+    dimension, exactly rows ``p * n // P`` up to ``(p + 1) * n // P`` of an array of
+    `shape` (``n`` rows) laid out by `sharding`."""
+    count, rows = jax.process_count(), shape[0]
+    blocks: dict[int, set[tuple[int, int]]] = {p: set() for p in range(count)}
+    for device, index in sharding.devices_indices_map(shape).items():
+        if any(s.indices(n) != (0, n, 1) for s, n in zip(index[1:], shape[1:])):
+            return False
+        start, stop, _ = index[0].indices(rows)
+        blocks[device.process_index].add((start, stop))
+    for p, held in blocks.items():
+        edge = p * rows // count
+        for start, stop in sorted(held):
+            if start != edge:
+                return False
+            edge = stop
+        if edge != (p + 1) * rows // count:
+            return False
+    return True
