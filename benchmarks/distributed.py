@@ -1,19 +1,27 @@
 """Data-parallel throughput: Lamina's `DataParallel` beside the engine's own data parallelism.
 
-- PyTorch: 1 and 2 processes on localhost (gloo, started like `torchrun`: ``MASTER_ADDR``,
-  ``MASTER_PORT``, ``RANK``, ``WORLD_SIZE``); Lamina `fit` under `DataParallel` against a
-  `DistributedDataParallel` loop with `torch.optim.Adam`.
-- JAX: one process with 1 and 2 host devices (``--xla_force_host_platform_device_count``);
+With 1, 2 and 4 workers per backend:
+- PyTorch: processes on localhost (gloo, started like `torchrun`: ``MASTER_ADDR``,
+  ``MASTER_PORT``, ``RANK``, ``WORLD_SIZE``; one intra-op thread each); Lamina `fit` under
+  `DataParallel` against a `DistributedDataParallel` loop with `torch.optim.Adam`.
+- JAX: one process with that many host devices (``--xla_force_host_platform_device_count``);
   Lamina `fit` under `DataParallel` against a `jax.jit` step whose batch is sharded over a
   `Mesh` (parameters replicated), with optax's Adam.
+- TensorFlow: one process with that many logical CPU devices; Lamina `fit` under
+  `DataParallel` (a `MirroredStrategy`) against a `MirroredStrategy` custom loop: a
+  `tf.function` step that runs the forward and backward pass per replica with
+  `strategy.run`, averages the gradients with the replica context's all-reduce and applies
+  TensorFlow's fused Adam kernel to every copy, fed by a distributed `tf.data` iterator.
+  With one device neither side uses a strategy.
 
 Both sides train the same 784-512-512-10 MLP on 64 rows per worker and step (weak scaling),
 and report samples per second of the best of three epochs after a first one that compiles
-and warms up.
+and warms up; ``LAMINA_BENCH_DISTRIBUTED_STEPS`` sets the steps per epoch (default 40).
 `ratio` is Lamina's samples/s ÷ raw's (higher is better, 1.0 is parity), `efficiency` a
 side's samples/s with N workers ÷ (N times its samples/s with one); the target is Lamina's
-efficiency at least 0.95 of raw's. On a CPU machine the workers share the cores, so the numbers show
-Lamina's overhead over the engine, not how a GPU cluster scales.
+efficiency at least 0.95 of raw's. On a CPU machine the workers share the cores (on a
+two-core machine, 4 workers oversubscribe them), so the numbers show Lamina's overhead
+over the engine, not how a GPU cluster scales.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from per_backend import installed_backends
 
 PER_WORKER_BATCH = 64
 STEPS = int(os.environ.get("LAMINA_BENCH_DISTRIBUTED_STEPS", "40"))
-WORKERS = (1, 2)
+WORKERS = (1, 2, 4)
 
 COMMON = r"""
 import json, os, sys, time
@@ -169,6 +177,74 @@ print(json.dumps({"seconds": seconds}), flush=True)
 """
 )
 
+TENSORFLOW_WORKER = (
+    COMMON
+    + r"""
+import tensorflow as tf
+
+devices = int(os.environ["BENCH_DEVICES"])
+cpu = tf.config.list_physical_devices("CPU")[0]  # logical devices exist only if asked first
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * devices)
+batch = BATCH * devices  # the global batch: BATCH rows per device
+x, y = data(batch * STEPS)
+if SIDE == "lamina":
+    import lamina
+
+    with lamina.distribution.DataParallel().scope():
+        seconds = lamina_seconds(x, y, batch)
+else:
+    strategy = tf.distribute.get_strategy()  # the default one: no replicas of its own
+    if devices > 1:
+        names = [d.name for d in tf.config.list_logical_devices("CPU")]
+        strategy = tf.distribute.MirroredStrategy(names)
+    rng = np.random.default_rng(1)
+    sizes = [(784, 512), (512, 512), (512, 10)]
+    with strategy.scope():
+        params = []
+        for s in sizes:
+            kernel = (rng.uniform(-1, 1, s) * np.sqrt(6 / sum(s))).astype("float32")
+            params += [tf.Variable(kernel), tf.Variable(np.zeros(s[1], "float32"))]
+        moments = [(tf.Variable(tf.zeros_like(p)), tf.Variable(tf.zeros_like(p))) for p in params]
+        iterations = tf.Variable(0.0)
+
+    def replica_step(xb, yb):
+        with tf.GradientTape() as tape:
+            h = xb
+            for i in range(0, len(params), 2):
+                h = tf.matmul(h, params[i]) + params[i + 1]
+                h = tf.nn.relu(h) if i < len(params) - 2 else h
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(yb, h))
+        grads = tape.gradient(loss, params)
+        context = tf.distribute.get_replica_context()
+        return context.all_reduce(tf.distribute.ReduceOp.MEAN, grads)
+
+    def adam(var, m, v, grad, t):
+        tf.raw_ops.ResourceApplyAdam(
+            var=var.handle, m=m.handle, v=v.handle, beta1_power=0.9**t, beta2_power=0.999**t,
+            lr=1e-3, beta1=0.9, beta2=0.999, epsilon=1e-7, grad=grad)
+
+    @tf.function
+    def step(xb, yb):
+        grads = strategy.run(replica_step, args=(xb, yb))  # averaged over the replicas
+        iterations.assign_add(1.0)
+        t = iterations.read_value()
+        for var, (m, v), grad in zip(params, moments, grads):
+            strategy.extended.update(var, adam, args=(m, v, grad, t))
+
+    rows = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch).repeat()
+    batches = iter(strategy.experimental_distribute_dataset(rows))  # one iterator, made once
+
+    def epoch():
+        for _ in range(STEPS):
+            step(*next(batches))
+        iterations.read_value().numpy()  # wait for the last step
+
+    epoch()
+    seconds = best_of(epoch)
+print(json.dumps({"seconds": seconds}), flush=True)
+"""
+)
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -218,11 +294,16 @@ def _jax_envs(side: str, workers: int) -> list[dict[str, str]]:
     return [{"LAMINA_BACKEND": "jax", "BENCH_SIDE": side, "XLA_FLAGS": flags}]
 
 
+def _tensorflow_envs(side: str, workers: int) -> list[dict[str, str]]:
+    return [{"LAMINA_BACKEND": "tensorflow", "BENCH_SIDE": side, "BENCH_DEVICES": str(workers)}]
+
+
 def bench_distributed() -> Iterator[dict[str, Any]]:
     installed = installed_backends()
     engines = [
         ("torch", TORCH_WORKER, _torch_envs, "DistributedDataParallel"),
         ("jax", JAX_WORKER, _jax_envs, "jax.jit over a Mesh"),
+        ("tensorflow", TENSORFLOW_WORKER, _tensorflow_envs, "MirroredStrategy custom loop"),
     ]
     for backend, worker, envs, raw_name in engines:
         if backend not in installed:
