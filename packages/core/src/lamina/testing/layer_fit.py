@@ -10,6 +10,11 @@ dim unknown, the case that shape-driven code gets wrong.
 The full batches have the size of the batch the eager checks used (at least 2), and the
 eager references are computed batch by batch, so on JAX, where each eager op is compiled
 per shape, they reuse the eager checks' compiled ops: only the one-sample batch is new.
+
+On JAX, whose steps are compiled for each static batch shape (no batch dim is ever
+unknown there), the one-sample batch runs through `predict` only: in `fit` and `evaluate`
+it would compile the same trace a second time, the train step (forward and gradients)
+being each layer's most expensive compile.
 """
 
 from __future__ import annotations
@@ -68,6 +73,14 @@ def _modes() -> list[dict[str, Any]]:
     return [dict(mode) for mode in current().step_modes]
 
 
+def _partial_batch_in_fit() -> bool:
+    """Whether `fit` and `evaluate` also run the partial batch (see the module docstring):
+    not on JAX, where it is one more compile of the same trace at a static shape."""
+    from lamina.backend import current
+
+    return current().name != "jax"
+
+
 def _trains() -> bool:
     from lamina.backend import Capability, current
 
@@ -102,7 +115,8 @@ def check_fit(
     trainable weight when there are any, and changes every non-trainable variable that an
     eager ``training=True`` call changes (moving statistics, seed states); `predict` agrees
     with an eager call and `evaluate` with an eagerly run `evaluate`. On a backend without
-    training (NumPy) only `evaluate` and `predict` run.
+    training (NumPy) only `evaluate` and `predict` run. `predict` always gets a full and a
+    partial batch; `fit` and `evaluate` get both too, except on JAX (full batches only).
 
     Args:
         c: the `check_layer` failure formatter (``true``, ``close``, ``fail``).
@@ -114,6 +128,7 @@ def check_fit(
 
     batch_size = _batch_size(data)
     x = _tiled(data, batch_size + 1)
+    fit_rows = None if _partial_batch_in_fit() else batch_size
     trains = _trains()
     for mode in _modes():
         what = f"fit{mode or ''}"
@@ -129,14 +144,15 @@ def check_fit(
             )
         y = tree.map_structure(lambda o: np.zeros(np.shape(_numpy(o)), "float32"), eager)
         model.compile(optimizer="sgd", loss="mse", **mode)
+        fit_x, fit_y = _rows(x, 0, fit_rows), _rows(y, 0, fit_rows)
         if trains:
-            _check_training(c, what, model, layer, make_layer, x, y, batch_size)
+            _check_training(c, what, model, layer, make_layer, fit_x, fit_y, batch_size)
             eager = _eager_outputs(model, x, batch_size)
         predicted = model.predict(x, batch_size=batch_size, verbose=0)
         c.close(predicted, eager, what, "predict() vs an eager call of the model")
-        loss = model.evaluate(x, y, batch_size=batch_size, verbose=0)
+        loss = model.evaluate(fit_x, fit_y, batch_size=batch_size, verbose=0)
         model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
-        expected = model.evaluate(x, y, batch_size=batch_size, verbose=0)
+        expected = model.evaluate(fit_x, fit_y, batch_size=batch_size, verbose=0)
         c.close(np.float32(loss), np.float32(expected), what, "evaluate() vs run_eagerly=True")
 
 
