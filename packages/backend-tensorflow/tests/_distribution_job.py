@@ -5,7 +5,8 @@
 the same model on one device too and prints both, and saves the replicas' weights in
 `<folder>` to load them on one device. ``worker``: one worker of a
 `MultiWorkerMirroredStrategy` job described by ``TF_CONFIG`` (as a launcher sets it); each
-worker trains on its rows of every global batch, and worker 0 prints the weights.
+worker trains on its rows of every global batch, and worker 0 prints the weights (both
+print their global seed state after `initialize`).
 Output: one ``RESULT <json>`` line.
 """
 
@@ -52,7 +53,7 @@ def train(model: Any, x: Any, y: Any, batch_size: int) -> dict[str, Any]:
 
 def local_rows(rank: int, processes: int) -> np.ndarray[Any, Any]:
     """This worker's rows of each global batch, cut as `fit` cuts a batch between devices."""
-    rows = []
+    rows: list[int] = []
     for start in range(0, ROWS, GLOBAL_BATCH):
         n = min(GLOBAL_BATCH, ROWS - start)
         rows.extend(range(start + rank * n // processes, start + (rank + 1) * n // processes))
@@ -130,10 +131,13 @@ def custom_step_error(strategy: Any, x: Any, y: Any) -> str | None:
     return None
 
 
-def worker() -> dict[str, Any] | None:
+def worker() -> dict[str, Any]:
     from lamina import distribution as dist
+    from lamina.random.seed_generator import global_seed_generator
 
     dist.initialize()  # reads TF_CONFIG
+    # Unseeded: each worker drew its own global seed, and `initialize` gave both worker 0's.
+    seed_state = np.asarray(global_seed_generator().state.value).tolist()
     rank, processes = dist.process_id(), dist.num_processes()
     x, y = data()
     rows = local_rows(rank, processes)
@@ -142,14 +146,18 @@ def worker() -> dict[str, Any] | None:
         model = make_model(perturb=0.5 * rank)
         result = train(model, x[rows], y[rows], GLOBAL_BATCH // processes)
     if rank != 0:
-        return None
-    return {"processes": processes, "count": dist.get_device_count(), **result}
+        return {"seed_state": seed_state}
+    return {
+        "processes": processes,
+        "count": dist.get_device_count(),
+        **result,
+        "seed_state": seed_state,
+    }
 
 
 def main() -> None:
     out = devices() if sys.argv[1] == "devices" else worker()
-    if out is not None:
-        print("RESULT " + json.dumps(out), flush=True)
+    print("RESULT " + json.dumps(out), flush=True)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import tensorflow as tf
 
 from lamina import distribution as lamina_distribution
 from lamina import tree
+from lamina.backend.kit import global_seed_generator
 
 _TIMEOUT_VARIABLE = "LAMINA_DISTRIBUTION_TIMEOUT"
 _STATE: dict[str, Any] = {"job": None, "strategies": {}}
@@ -83,7 +84,8 @@ def initialize(
     """Start this process's worker of a `MultiWorkerMirroredStrategy` job.
 
     ``TF_CONFIG``, when the launcher set it, describes the job. Otherwise it is written
-    from the arguments: worker `i` listens on the coordinator's port plus `i`.
+    from the arguments: worker `i` listens on the coordinator's port plus `i`. Every
+    worker then holds worker 0's global seed state, so `seed=None` draws agree.
     """
     if _STATE["job"] is not None:
         raise RuntimeError(
@@ -111,7 +113,12 @@ def initialize(
     options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=seconds)
     # Made here, first thing: the strategy starts this worker's server and sets up the
     # collectives, which TensorFlow wants before anything else runs.
-    _STATE["job"] = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    job = _STATE["job"] = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    # `seed=None` draws must agree across workers (Dropout's masks, unseeded initializers).
+    # The collectives take no uint32 (the seed state's dtype): it travels as int64.
+    state = global_seed_generator().state
+    (first,) = _from_worker_zero(job, [tf.cast(state.value, tf.int64)])
+    state.assign(tf.cast(first, state.value.dtype))
 
 
 def num_processes() -> int:
@@ -315,21 +322,27 @@ def _from_process_zero(current: Any, variables: list[Any]) -> None:
     ]
     if not mirrored:
         return
+    for v, value in zip(mirrored, _from_worker_zero(current, mirrored)):
+        v.assign(value)
+
+
+def _from_worker_zero(current: Any, values: list[Any]) -> list[Any]:
+    """The first replica's `values` (tensors or variables, read in each replica), in
+    every worker: an all-reduce to which the other replicas add zeros."""
 
     def first_replica() -> list[Any]:
         context = tf.distribute.get_replica_context()
         first = tf.equal(context.replica_id_in_sync_group, 0)
-        values = [tf.where(first, v.read_value(), tf.zeros_like(v)) for v in mirrored]
-        return context.all_reduce(tf.distribute.ReduceOp.SUM, values)
+        kept = [tf.where(first, tf.convert_to_tensor(v), tf.zeros_like(v)) for v in values]
+        return context.all_reduce(tf.distribute.ReduceOp.SUM, kept)
 
     @tf.function(autograph=False)  # collectives of several workers run traced
-    def broadcast() -> None:
+    def broadcast() -> list[Any]:
         with current.scope():
             summed = current.run(first_replica)
-            for v, value in zip(mirrored, summed):
-                v.assign(current.experimental_local_results(value)[0])
+            return [current.experimental_local_results(value)[0] for value in summed]
 
-    broadcast()
+    return list(broadcast())
 
 
 def apply_gradients(optimizer: Any, grads: list[Any], variables: list[Any], rows: Any) -> None:
