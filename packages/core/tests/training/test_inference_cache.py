@@ -48,6 +48,9 @@ def test_call_predict_on_batch_and_predict_match_numpy():
         assert_allclose(model(x, training=False), expected)
     assert _cached(model) is model._compiles_forward
     np.testing.assert_allclose(model.predict_on_batch(X), expected, rtol=1e-6, atol=1e-6)
+    as_float64 = model.predict_on_batch(X.astype("float64"))  # taken as float32, as fit does
+    assert as_float64.dtype == np.float32
+    np.testing.assert_allclose(as_float64, expected, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(model.predict(X, verbose=0), expected, rtol=1e-6, atol=1e-6)
     many = RNG.normal(size=(70, 5)).astype("float32")  # three batches: the data adapter
     np.testing.assert_allclose(

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from lamina import tree
 
 _PLAIN = object()
@@ -77,8 +79,9 @@ class Inference:
         """``model(...)`` without the compiled forward (building, say: nothing to reuse)."""
         return super().__call__(*args, **kwargs)  # type: ignore[misc]
 
-    def _call_compiled(self: Any, x: Any, training: Any) -> Any:
-        """The cached compiled forward of `x`, or `_PLAIN` where it cannot be used."""
+    def _call_compiled(self: Any, x: Any, training: Any, arrays: bool = False) -> Any:
+        """The cached compiled forward of `x` (backend tensors, or also NumPy arrays with
+        `arrays`), or `_PLAIN` where it cannot be used."""
         from lamina.backend.config import STATELESS_SCOPE, SYMBOLIC_SCOPE
         from lamina.distribution import distribution
         from lamina.layers import layer as layer_module
@@ -97,7 +100,9 @@ class Inference:
             return _PLAIN
         leaves = tree.flatten(x) if tree.is_nested(x) else [x]
         for leaf in leaves:
-            if not self._concrete_input(leaf) or layer_module.get_mask(leaf) is not None:
+            if not (arrays and isinstance(leaf, np.ndarray)) and (
+                not self._concrete_input(leaf) or layer_module.get_mask(leaf) is not None
+            ):
                 return _PLAIN
         if cache is None or cache.version != version:
             if not _is_graph_model(self):
@@ -119,12 +124,13 @@ class Inference:
         from lamina.ops.core.conversion import convert_to_numpy
 
         self._check_batch((x,))
-        batches = self._to_tensors([(x,)])
         if self._compiles_forward and self._inference_compiles() and _lamina_predict_step(self):
             self._sync_state()
-            out = self._call_compiled(batches[0][0], False)
+            # NumPy goes to the compiled function as it is: it converts on the way in.
+            out = self._call_compiled(tree.map_structure(_as_input, x), False, arrays=True)
             if out is not _PLAIN:
                 return tree.map_structure(convert_to_numpy, out)
+        batches = self._to_tensors([(x,)])
         self._prepare(batches[0], training=False, with_targets=False)
         out = self.make_predict_function()(batches)[0]
         self._sync_state()
@@ -149,9 +155,16 @@ class Inference:
         return self.predict_on_batch(x)
 
 
-def _is_array(x: Any, model: Any) -> bool:
-    import numpy as np
+def _as_input(x: Any) -> Any:
+    """NumPy's default float64 as Lamina's float type, as `_to_tensors` converts it."""
+    from lamina.backend.config import SETTINGS
 
+    if isinstance(x, np.ndarray) and x.dtype == np.float64:
+        return x.astype(SETTINGS.floatx)
+    return x
+
+
+def _is_array(x: Any, model: Any) -> bool:
     return isinstance(x, np.ndarray) or model._concrete_input(x)
 
 
@@ -177,8 +190,6 @@ def _lamina_predict_step(model: Any) -> bool:
 def _pure_forward(model: Any, cache: _ForwardCache, training: Any) -> Callable[..., Any]:
     """``forward(values, x)``: the model's inference call as a function of the values of
     `cache.variables`. Tracing it marks `cache` unsafe if the call would change state."""
-    import numpy as np
-
     from lamina.layers.layer import get_mask
     from lamina.ops.dispatch import to_tensor
     from lamina.random.seed_generator import SeedStateScope, seed_dtype
