@@ -271,7 +271,7 @@ def stored_crc(path: str, start: int, size: int) -> int:
         zipfile.BadZipFile: the file ends before ``start + size``.
     """
     crc = 0
-    buffer = memoryview(bytearray(min(size, 4 * _CHUNK) or 1))
+    buffer = memoryview(bytearray(min(size, _CHUNK) or 1))
     with open(path, "rb", buffering=0) as f:
         f.seek(start)
         left = size
