@@ -8,6 +8,8 @@ fail on tracers) with their `lax` kernels; `fori_loop` keeps reverse-mode gradie
 
 from __future__ import annotations
 
+import collections
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,8 +25,53 @@ Flat = tuple[Tensor, ...]
 # The core calls these with positional arguments in `lax`'s own order: `lax` binds them.
 cond = lax.cond
 fori_loop = lax.fori_loop
-scan = lax.scan  # an empty `xs` (the core's ``()``) scans over `length` steps, as None does
 associative_scan = lax.associative_scan
+
+_PROGRAMS: collections.OrderedDict[str, Callable[..., Any]] = collections.OrderedDict()
+_MAX_PROGRAMS = 256
+
+
+def _compiled_once(run: Callable[..., Any], *args: Any) -> Any:
+    """`run(*args)`, a `lax` loop whose body closes over arrays, compiled once per program.
+
+    Called eagerly, `lax` traces the body anew on each call into a new program, which XLA
+    compiled anew (every eager call of a recurrent layer paid a scan compile). Here the
+    program's text (its input types included) keys a cache of compiled programs, and the
+    arrays the body closes over are passed in as arguments. Under a transformation (a
+    tracer among the arguments or the closed-over values) `run` is called as it is.
+    """
+    leaves = jax.tree_util.tree_leaves(args)
+    if any(isinstance(a, jax.core.Tracer) for a in leaves):
+        return run(*args)
+    closed, out_shape = jax.make_jaxpr(run, return_shape=True)(*args)
+    consts = list(closed.consts)
+    if any(isinstance(c, jax.core.Tracer) for c in consts):
+        return run(*args)
+    key = str(closed.jaxpr)
+    program = _PROGRAMS.get(key)
+    if program is None:
+        program = _PROGRAMS[key] = jax.jit(functools.partial(jax.core.eval_jaxpr, closed.jaxpr))
+        if len(_PROGRAMS) > _MAX_PROGRAMS:
+            _PROGRAMS.popitem(last=False)
+    else:
+        _PROGRAMS.move_to_end(key)
+    out = program(consts, *leaves)
+    return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(out_shape), out)
+
+
+def scan(
+    f: Callable[[Any, Any], Any],
+    init: Any,
+    xs: Any,
+    length: int | None,
+    reverse: bool,
+    unroll: int | bool,
+) -> Any:
+    # An empty `xs` (the core's ``()``) scans over `length` steps, as None does.
+    def run(init: Any, xs: Any) -> Any:
+        return lax.scan(f, init, xs, length, reverse, unroll)
+
+    return _compiled_once(run, init, xs)
 
 
 def switch(index: Tensor, branches: Sequence[Callable[[], Flat]]) -> Flat:
