@@ -26,6 +26,7 @@ from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import is_safe_component, walk_layers
 from lamina_saving.h5_store import in_background, write_entries
+from lamina_saving.job import writes_files
 from lamina_saving.keras3.config import from_keras, to_keras
 from lamina_saving.keras3.files import (
     KERAS_VERSION,
@@ -91,7 +92,7 @@ def save_model(
             "date_saved": datetime.datetime.now(datetime.UTC).isoformat(),
         }
     )
-    with atomic_path(path, overwrite) as tmp, ZipWriter(tmp) as z:
+    with atomic_path(path, overwrite, scratch=not writes_files()) as tmp, ZipWriter(tmp) as z:
         z.write(METADATA, metadata.encode())
         z.write(CONFIG, config.encode())
         with z.member(WEIGHTS) as member:  # h5py writes it in place, no copy

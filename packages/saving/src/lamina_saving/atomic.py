@@ -14,8 +14,10 @@ import contextlib
 import os
 import re
 import secrets
+import shutil
 import socket
 import stat
+import tempfile
 import time
 import zlib
 from collections.abc import Iterator
@@ -111,16 +113,33 @@ def _sync(path: str, directory: bool = False) -> None:
 
 
 @contextlib.contextmanager
-def atomic_path(target: str, overwrite: bool = True) -> Iterator[str]:
+def _scratch_path() -> Iterator[str]:
+    folder = tempfile.mkdtemp(prefix=PREFIX)
+    path = os.path.join(folder, "scratch")
+    open(path, "wb").close()  # an empty file, as `atomic_path` gives its writers
+    try:
+        yield path
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def atomic_path(target: str, overwrite: bool = True, scratch: bool = False) -> Iterator[str]:
     """A temporary path to write; renamed to `target` when the block ends without error.
 
-    A symbolic link at `target` stays: the file it points to is the one replaced.
+    A symbolic link at `target` stays: the file it points to is the one replaced. With
+    `scratch` the path is a private temporary file, deleted afterwards, and `target` is
+    not touched (a process of a job that is not the one writing; see `lamina_saving.job`).
 
     Raises:
         FileExistsError: `target` exists and `overwrite` is False.
     """
     if not overwrite and os.path.exists(target):
         raise FileExistsError(f"{target} exists and overwrite=False.")
+    if scratch:
+        with _scratch_path() as private:
+            yield private
+        return
     real = os.path.realpath(target)
     folder = os.path.dirname(real)
     os.makedirs(folder, exist_ok=True)

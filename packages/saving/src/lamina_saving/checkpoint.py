@@ -18,6 +18,7 @@ import numpy as np
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.h5_store import write_entries
+from lamina_saving.job import writes_files
 from lamina_saving.restore import Entries, RestoreStatus, _array, fit_value, restore_model
 from lamina_saving.weights import model_entries, open_entries
 
@@ -77,7 +78,7 @@ class Checkpoint:
     def write(self, file_path: Any) -> str:
         """Write every object's state to `file_path` (atomically); returns the path."""
         path = os.fspath(file_path)
-        with atomic_path(path) as tmp:
+        with atomic_path(path, scratch=not writes_files()) as tmp:
             write_entries(tmp, self._entries(), {"kind": "checkpoint"})
         return path
 
@@ -253,14 +254,16 @@ class CheckpointManager:
         if checkpoint_number is None:
             checkpoint_number = self.checkpoint.save_counter + 1
         self.checkpoint.save_counter = int(checkpoint_number)
+        scratch = not writes_files()
         path = os.path.join(self.directory, f"{self.checkpoint_name}-{checkpoint_number}{SUFFIX}")
         self.checkpoint.write(path)
         self._checkpoints = [p for p in self._checkpoints if p != path] + [path]
         while self.max_to_keep is not None and len(self._checkpoints) > self.max_to_keep:
             old = self._checkpoints.pop(0)
-            if os.path.exists(old):
+            if not scratch and os.path.exists(old):
                 os.remove(old)
-        with atomic_path(self._state_path()) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        state = atomic_path(self._state_path(), scratch=scratch)
+        with state as tmp, open(tmp, "w", encoding="utf-8") as f:
             json.dump({"checkpoints": [os.path.basename(p) for p in self._checkpoints]}, f)
         return path
 

@@ -21,6 +21,7 @@ from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import is_safe_component, own_variables, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
+from lamina_saving.job import writes_files
 from lamina_saving.keras3.files import open_weights, to_lamina_entries, write_weights
 from lamina_saving.probe import probe
 from lamina_saving.restore import Entries, RestoreStatus, group_of, restore_model
@@ -77,7 +78,7 @@ def save_weights(
     filepath = os.fspath(filepath)
     if max_shard_size is None:
         _check_suffix(filepath, (WEIGHTS_SUFFIX,), "save_weights")
-        with atomic_path(filepath, overwrite) as tmp:
+        with atomic_path(filepath, overwrite, scratch=not writes_files()) as tmp:
             write_weights(tmp, model)  # Keras 3's layout, which Keras loads as well
         return
     _check_suffix(filepath, (INDEX_SUFFIX,), "save_weights with max_shard_size")
@@ -104,6 +105,7 @@ def _save_sharded(model: Any, index_path: str, overwrite: bool, limit: int) -> N
     """
     if not overwrite and os.path.exists(index_path):
         raise FileExistsError(f"{index_path} exists and overwrite=False.")
+    scratch = not writes_files()
     shards: list[list[tuple[str, str, Any]]] = [[]]
     size = 0
     current_group = None
@@ -129,19 +131,22 @@ def _save_sharded(model: Any, index_path: str, overwrite: bool, limit: int) -> N
     written: list[str] = []
     try:
         for shard_name, entries in zip(names, shards):
-            with atomic_path(os.path.join(folder, shard_name)) as tmp:
+            with atomic_path(os.path.join(folder, shard_name), scratch=scratch) as tmp:
                 write_entries(tmp, iter(entries), _file_attrs())
             written.append(shard_name)
             for group, _, _ in entries:
                 weight_map[group] = shard_name
         index = {"format": INDEX_FORMAT, "shards": names, "weight_map": weight_map}
-        with atomic_path(index_path, overwrite) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        index_tmp = atomic_path(index_path, overwrite, scratch=scratch)
+        with index_tmp as tmp, open(tmp, "w", encoding="utf-8") as f:
             json.dump(index, f, indent=1)
     except BaseException:
         for shard_name in written:
             with contextlib.suppress(OSError):
                 os.remove(os.path.join(folder, shard_name))
         raise
+    if scratch:  # process 0 wrote the set and removes the shards it replaced
+        return
     ours = re.compile(re.escape(stem) + r"_[0-9a-f]{8}_\d{5}" + re.escape(WEIGHTS_SUFFIX))
     for stale in set(old) | {n for n in os.listdir(folder) if ours.fullmatch(n)}:
         if stale not in names:
