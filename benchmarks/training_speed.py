@@ -65,7 +65,8 @@ def lamina_epoch(model, x, y, k=lamina):
                   loss=k.losses.SparseCategoricalCrossentropy(from_logits=True))
     w = warm_slice(len(x))
     model.fit(x[:w], y[:w], batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
-    return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+    epoch = lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+    return settled(model, epoch) if k is lamina else epoch
 
 
 def keras_epoch(make_model, weights, x, y):

@@ -69,7 +69,8 @@ def lamina_epoch(model, k=lamina):
                   loss=k.losses.SparseCategoricalCrossentropy(from_logits=True))
     model.fit(x[:2 * BATCH], y[:2 * BATCH], batch_size=BATCH, epochs=1, verbose=0,
               shuffle=False)
-    return lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+    epoch = lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0, shuffle=False)
+    return settled(model, epoch) if k is lamina else epoch
 
 
 def keras_epoch(weights):

@@ -9,6 +9,8 @@ A worker is Python source run in a fresh interpreter (`per_backend.run_per_backe
 * `compare(measure, sides, **extra)` — runs each side (``{"lamina": fn, "raw": fn,
   "keras": fn}``) `REPEATS` times, interleaved, and prints one JSON record: the median
   wall seconds of each side and the ratios to raw (`ratio`, `cpu_ratio`, `keras_ratio`).
+* `settled(model, epoch)` — runs a Lamina model's epochs until `jit_compile="auto"` has
+  chosen, and returns `epoch` (the warm-up every training worker ends with).
 * `memory_side()` — the side named by ``LAMINA_BENCH_MEMORY`` when the worker runs for
   `memory.py` (one side per process, since a process's peak RSS only grows), else None;
   `report_memory(measure, side, setup)` sets that side up, runs its epoch and prints the
@@ -60,6 +62,16 @@ def compare(measure, sides, per=1, **extra):
         record["keras_ratio"] = round(med(wall["keras"]) / med(wall["raw"]), 3)
         record["keras_version"] = keras.__version__
     print(json.dumps(record), flush=True)
+
+
+def settled(model, epoch, limit=12):
+    # Run whole epochs until `jit_compile="auto"` has chosen its step (it times both
+    # after ~5 s of training), so the timed epochs run the chosen step, not the trial.
+    for _ in range(limit):
+        if getattr(model, "jit_compile", None) != "auto":
+            break
+        epoch()
+    return epoch
 
 
 def memory_side():
