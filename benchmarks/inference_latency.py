@@ -7,7 +7,9 @@ framework writes: ``jax.jit`` on JAX, an eager forward under ``torch.no_grad`` o
 `predict` and `predict_on_batch` take and return NumPy arrays, so their raw side does too
 (``raw_numpy_s``: NumPy in, forward, NumPy out); ``model(x)`` takes a backend tensor, so its
 raw side does too (``raw_tensor_s``; the output is read once per timed block, as a user
-reading a result would). Ratios are Lamina / raw.
+reading a result would). Ratios are Lamina / raw; on PyTorch `compiled_ratio` divides by
+``torch.compile``'s forward instead. When Keras 3 is installed, the same model in Keras
+runs the same three calls beside them (``keras_s``, ``keras_ratio``: Keras / raw).
 
 Every side warms up first (tracing is not timed), then `LAMINA_BENCH_REPEATS` (default 5)
 timed blocks of `LAMINA_BENCH_CALLS` (default 200) calls run interleaved; times per call are
@@ -20,9 +22,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from per_backend import run_per_backend
+from worker_common import COMMON
 
 WORKER = r"""
-import json, os, statistics, time
 import numpy as np
 import lamina
 from lamina import layers, ops
@@ -103,6 +105,16 @@ else:
     read = lambda out: out.numpy()
 
 xl = ops.convert_to_tensor(x)
+if keras is not None:
+    kmodel = keras.Sequential([keras.layers.Input((784,)),
+                               keras.layers.Dense(512, activation="relu"),
+                               keras.layers.Dense(512, activation="relu"),
+                               keras.layers.Dense(10)])
+    kmodel.set_weights(weights)
+    kx = keras.ops.convert_to_tensor(x)
+    extra["keras_predict"] = lambda: kmodel.predict(x, batch_size=32, verbose=0)
+    extra["keras_predict_on_batch"] = lambda: kmodel.predict_on_batch(x)
+    extra["keras_call"] = lambda: kmodel(kx)
 sides = {
     "raw_numpy": raw_numpy,
     "raw_tensor": raw_tensor,
@@ -141,10 +153,14 @@ for measure, raw in (("predict", "raw_numpy"), ("predict_on_batch", "raw_numpy")
     }
     if "torch_compile" in med:
         record["torch_compile_s"] = round(med["torch_compile"], 7)
+        record["compiled_ratio"] = round(med[measure] / med["torch_compile"], 3)
+    if f"keras_{measure}" in med:
+        record["keras_s"] = round(med[f"keras_{measure}"], 7)
+        record["keras_ratio"] = round(med[f"keras_{measure}"] / med[raw], 3)
     print(json.dumps(record), flush=True)
 """
 
 
 def bench_inference_latency() -> Iterator[dict[str, Any]]:
     """One worker process per installed backend; yields its JSON records."""
-    return run_per_backend(WORKER, ("jax", "torch", "tensorflow"))
+    return run_per_backend(COMMON + WORKER, ("jax", "torch", "tensorflow"))
