@@ -1,7 +1,7 @@
-"""One process of a two-process `ModelParallel` job on torch (gloo), started by
+"""One process of a `ModelParallel` job on torch (gloo, one process per device), started by
 `test_distribution_model_parallel.py` with the LAMINA_DISTRIBUTION_* variables set.
 
-Arguments: the mesh shape (``1x2`` or ``2x1``, axes "batch" and "model") and a folder
+Arguments: the mesh shape (``1x2``, ``2x1`` or ``2x2``; axes "batch" and "model") and a folder
 holding ``plain.weights.h5`` (written by `reference`). Each process builds the model
 split as the layout map says, loads the plain file into it, takes gradients, trains,
 predicts its own rows and saves the split weights and the whole model; it prints what it

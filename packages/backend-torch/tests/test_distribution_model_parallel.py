@@ -1,4 +1,5 @@
-"""`ModelParallel` on torch: DTensors over a two-process gloo job, on a 1x2 and a 2x1 mesh.
+"""`ModelParallel` on torch: DTensors over a gloo job of one process per device, on 1x2, 2x1
+and 2x2 meshes.
 
 Each process holds only its shard of each split variable (and of its optimizer slots);
 outputs, gradients and the trained weights equal those of the same model on one process
@@ -43,11 +44,17 @@ def reference(job: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, 
     return str(folder), job.reference(str(folder))
 
 
+def _processes(mesh: str) -> int:
+    rows, columns = (int(n) for n in mesh.split("x"))
+    return rows * columns
+
+
 def _run(mesh: str, folder: str) -> list[dict[str, Any]]:
-    """Both processes' results of the job on `mesh` (the core's two-process launcher)."""
+    """Every process's results of the job on `mesh` (the core's launcher, one process per
+    device of the mesh)."""
     launcher = _module(LAUNCHER, "lamina_distribution_launcher")
     launcher.JOB = HERE / "_model_parallel_job.py"
-    done = launcher.start_job(mesh, folder, timeout=120)
+    done = launcher.start_job(mesh, folder, processes=_processes(mesh), timeout=180)
     failed = [(rank, out[-4000:]) for rank, (code, out) in enumerate(done) if code != 0]
     assert not failed, failed
     lines = [next(s for s in out.splitlines() if s.startswith("RESULT ")) for _, out in done]
@@ -61,6 +68,8 @@ def _run(mesh: str, folder: str) -> list[dict[str, Any]]:
         ("1x2", [[6, 4], [4], [4, 4], [4]], [[8, 2], [8, 4]]),
         # "model" has one device: every variable whole; the batch is split instead.
         ("2x1", [[6, 8], [8], [8, 4], [4]], [[4, 4], [4, 8]]),
+        # Four processes: variables split along "model", the batch along "batch".
+        ("2x2", [[6, 4], [4], [4, 4], [4]], [[4, 2], [4, 4]]),
     ],
 )
 def test_model_parallel_over_two_processes_matches_one(
@@ -73,9 +82,9 @@ def test_model_parallel_over_two_processes_matches_one(
     folder, want = reference
     results = _run(mesh, folder)
     x, _ = job.data()
-    assert results[0]["seed_state"] == results[1]["seed_state"]
+    assert all(got["seed_state"] == results[0]["seed_state"] for got in results)
     for got in results:
-        assert "holds one device per process of the job (2)" in got["refused"]
+        assert f"holds one device per process of the job ({len(results)})" in got["refused"]
         assert got["shards"] == shards
         assert got["bias_filled"] == [shards[1]]  # only this process's shard of zeros
         # `distribute_tensor` (8x4) and the map's "hidden/output" key (an 8x8 output of
