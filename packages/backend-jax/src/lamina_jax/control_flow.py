@@ -38,7 +38,8 @@ def _compiled_once(run: Callable[..., Any], *args: Any) -> Any:
     compiled anew (every eager call of a recurrent layer paid a scan compile). Here the
     program's text (its input types included) keys a cache of compiled programs, and the
     arrays the body closes over are passed in as arguments. Under a transformation (a
-    tracer among the arguments or the closed-over values) `run` is called as it is.
+    tracer among the arguments or the closed-over values), or when the program holds a
+    Python object the text names only by address (a callback), `run` is called as it is.
     """
     leaves = jax.tree_util.tree_leaves(args)
     if any(isinstance(a, jax.core.Tracer) for a in leaves):
@@ -48,6 +49,8 @@ def _compiled_once(run: Callable[..., Any], *args: Any) -> Any:
     if any(isinstance(c, jax.core.Tracer) for c in consts):
         return run(*args)
     key = str(closed.jaxpr)
+    if " at 0x" in key:
+        return run(*args)
     program = _PROGRAMS.get(key)
     if program is None:
         program = _PROGRAMS[key] = jax.jit(functools.partial(jax.core.eval_jaxpr, closed.jaxpr))
