@@ -15,7 +15,7 @@ from lamina_jax.variable import JaxVariable
 # Lamina leaves to the user rather than flipping at import.
 backend: Backend = ModuleBackend.assemble(
     "jax",
-    {Capability.TRAINING, Capability.JIT, Capability.GPU},
+    {Capability.TRAINING, Capability.JIT, Capability.GPU, Capability.STATIC_SHAPES},
     Namespaces(core, control_flow, numpy, nn, math, linalg.ops, image, random, runtime),
     (JaxVariable, JaxLayerMixin, JaxTrainer),
     fused=fused,

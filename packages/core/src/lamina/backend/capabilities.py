@@ -22,3 +22,6 @@ class Capability(enum.Enum):
     """float64 computation without silent downcasting."""
     GPU = "gpu"
     """A CUDA device can be used when one is visible."""
+    STATIC_SHAPES = "static_shapes"
+    """Compiled steps are specialized to every input shape (jax.jit): no dim is unknown in
+    a trace, and a batch of another size compiles the same trace again."""

@@ -11,10 +11,10 @@ The full batches have the size of the batch the eager checks used (at least 2), 
 eager references are computed batch by batch, so on JAX, where each eager op is compiled
 per shape, they reuse the eager checks' compiled ops: only the one-sample batch is new.
 
-On JAX, whose steps are compiled for each static batch shape (no batch dim is ever
-unknown there), the one-sample batch runs through `predict` only: in `fit` and `evaluate`
-it would compile the same trace a second time, the train step (forward and gradients)
-being each layer's most expensive compile.
+On a backend whose compiled steps have static shapes (`Capability.STATIC_SHAPES`: JAX),
+no batch dim is ever unknown, and the one-sample batch runs through `predict` only: in
+`fit` and `evaluate` it would compile the same trace a second time, the train step
+(forward and gradients) being each layer's most expensive compile.
 """
 
 from __future__ import annotations
@@ -75,10 +75,10 @@ def _modes() -> list[dict[str, Any]]:
 
 def _partial_batch_in_fit() -> bool:
     """Whether `fit` and `evaluate` also run the partial batch (see the module docstring):
-    not on JAX, where it is one more compile of the same trace at a static shape."""
-    from lamina.backend import current
+    not where compiled steps have static shapes, as it is the same trace compiled again."""
+    from lamina.backend import Capability, current
 
-    return current().name != "jax"
+    return not current().supports(Capability.STATIC_SHAPES)
 
 
 def _trains() -> bool:
@@ -116,7 +116,7 @@ def check_fit(
     eager ``training=True`` call changes (moving statistics, seed states); `predict` agrees
     with an eager call and `evaluate` with an eagerly run `evaluate`. On a backend without
     training (NumPy) only `evaluate` and `predict` run. `predict` always gets a full and a
-    partial batch; `fit` and `evaluate` get both too, except on JAX (full batches only).
+    partial batch; `fit` and `evaluate` too, except with `Capability.STATIC_SHAPES`.
 
     Args:
         c: the `check_layer` failure formatter (``true``, ``close``, ``fail``).

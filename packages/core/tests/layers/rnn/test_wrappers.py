@@ -8,7 +8,6 @@ import pytest
 
 import lamina
 from lamina import layers, ops
-from lamina.backend import backend
 from lamina.testing import assert_allclose, check_layer
 
 B, T, F, U = 3, 5, 4, 3
@@ -36,11 +35,6 @@ def _lstm_run(ref, layer, x, mask=None, go_backwards=False, states=None, zero_ou
 
 @pytest.mark.parametrize("merge_mode", ["concat", "sum", "mul", "ave", None])
 def test_bidirectional_contract(merge_mode):
-    if merge_mode in ("sum", "mul", "ave") and backend() == "jax":
-        # Same path and output structure as "concat" but the merge op (whose numerics
-        # test_bidirectional_matches_reference checks on every backend): the other
-        # backends run these contracts, JAX spares their op-by-op compiles.
-        pytest.skip("the element-wise merge modes' contracts run on the other backends")
     check_layer(
         layers.Bidirectional,
         {"layer": layers.LSTM(U, return_sequences=True), "merge_mode": merge_mode},
