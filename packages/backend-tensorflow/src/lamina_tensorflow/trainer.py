@@ -8,7 +8,12 @@ from typing import Any
 
 import tensorflow as tf
 
-from lamina.backend.kit import batch_size_of, track_loss, unpack_x_y_sample_weight
+from lamina.backend.kit import (
+    auto_train_function,
+    batch_size_of,
+    track_loss,
+    unpack_x_y_sample_weight,
+)
 from lamina_tensorflow import distribution
 
 
@@ -70,7 +75,8 @@ class TensorflowTrainer:
         # Not under a strategy: the workers of a job would time, and choose, apart.
         auto = model.jit_compile == "auto" and distribution.strategy() is None
         if auto and not model.run_eagerly:
-            fn: Any = model._auto_train_function(
+            fn: Any = auto_train_function(
+                model,
                 plain=("tf.function", _RankKeyedFunction(run, False)),
                 compiled=("XLA", lambda: _RankKeyedFunction(run, True)),
                 compilations=_RankKeyedFunction.traces,

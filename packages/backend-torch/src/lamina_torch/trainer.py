@@ -16,7 +16,13 @@ from typing import Any
 
 import torch
 
-from lamina.backend.kit import batch_size_of, loss_sums, track_loss, unpack_x_y_sample_weight
+from lamina.backend.kit import (
+    auto_train_function,
+    batch_size_of,
+    loss_sums,
+    track_loss,
+    unpack_x_y_sample_weight,
+)
 from lamina_torch import distribution, model_parallel
 
 
@@ -59,7 +65,8 @@ class TorchTrainer:
         distribution.sync_replicas(model)  # replicas start from process 0's weights
         mode = False if model.run_eagerly else model.jit_compile
         if mode == "auto":
-            run: Any = model._auto_train_function(
+            run: Any = auto_train_function(
+                model,
                 plain=("eager", self._step_runner(compiled=False)),
                 compiled=("torch.compile", lambda: self._step_runner(compiled=True)),
                 compilations=_compiled_graphs,

@@ -92,10 +92,11 @@ from lamina.ops.nn.conv.patches import patch_positions as patch_positions
 from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
 from lamina.random.seed_generator import SeedStateScope as SeedStateScope
 from lamina.random.seed_generator import global_seed_generator as global_seed_generator
+from lamina.trainers.auto_compile import auto_train_function as auto_train_function
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 12)
+KIT_VERSION: tuple[int, int] = (1, 13)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

@@ -227,6 +227,39 @@ def _first_line(error: Exception) -> str:
     return text[:300]
 
 
+def auto_train_function(
+    model: Any,
+    plain: tuple[str, Callable[[list[Any]], Any]],
+    compiled: tuple[str, Callable[[], Callable[[list[Any]], Any]]],
+    compilations: Callable[[], int],
+    sync: Callable[[], None],
+) -> Callable[[list[Any]], Any]:
+    """The train function of ``jit_compile="auto"`` a backend's trainer hands `fit`: an
+    `AutoCompile` over `plain` and the compiled function (made on first use).
+
+    Args:
+        model: the model being trained.
+        plain: the plain mode's name and ``run(batches) -> logs``.
+        compiled: the compiled mode's name and a function making its ``run``.
+        compilations: how many compilations the backend has done so far.
+        sync: waits for the device's queued work.
+    """
+    from lamina.distribution import distribution
+
+    if distribution() is not None:
+        # Every replica must run the same step, and timings may differ between them.
+        object.__setattr__(model, "jit_compile", False)
+        return plain[1]
+    name, make = compiled
+    return AutoCompile(
+        model,
+        StepMode(plain[0], False, plain[1]),
+        name,
+        lambda: StepMode(name, True, make(), compilations),
+        sync=sync,
+    )
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 

@@ -8,7 +8,6 @@ explicit state, PyTorch an eager autograd step, TensorFlow a `tf.function`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -298,38 +297,6 @@ class Trainer(BatchMethods, Inference):
 
         object.__setattr__(self, "predict_function", run)
         return run
-
-    def _auto_train_function(
-        self,
-        plain: tuple[str, Callable[[list[Any]], Any]],
-        compiled: tuple[str, Callable[[], Callable[[list[Any]], Any]]],
-        compilations: Callable[[], int],
-        sync: Callable[[], None],
-    ) -> Any:
-        """The train function of ``jit_compile="auto"``: times `plain` and the compiled
-        function (made on first use) and keeps the faster (`trainers.auto_compile`).
-
-        Args:
-            plain: the plain mode's name and ``run(batches) -> logs``.
-            compiled: the compiled mode's name and a function making its ``run``.
-            compilations: how many compilations the backend has done so far.
-            sync: waits for the device's queued work.
-        """
-        from lamina.distribution import distribution
-        from lamina.trainers.auto_compile import AutoCompile, StepMode
-
-        if distribution() is not None:
-            # Every replica must run the same step, and timings may differ between them.
-            object.__setattr__(self, "jit_compile", False)
-            return plain[1]
-        name, make = compiled
-        return AutoCompile(
-            self,
-            StepMode(plain[0], False, plain[1]),
-            name,
-            lambda: StepMode(name, True, make(), compilations),
-            sync=sync,
-        )
 
     def _sync_state(self) -> None:
         """Write state held outside the variables (JAX's loop state) back into them."""
