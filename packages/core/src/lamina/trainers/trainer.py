@@ -298,6 +298,15 @@ class Trainer(BatchMethods, Inference):
         object.__setattr__(self, "predict_function", run)
         return run
 
+    def _one_pass_callbacks(self, callbacks: Any, verbose: int, steps: Any) -> Any:
+        """The callbacks of one pass over the data (`evaluate`, `predict`)."""
+        from lamina.callbacks import CallbackList
+
+        return CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=steps,
+        )
+
     def _sync_state(self) -> None:
         """Write state held outside the variables (JAX's loop state) back into them."""
 
@@ -447,14 +456,7 @@ class Trainer(BatchMethods, Inference):
         callback_list = (
             callbacks
             if isinstance(callbacks, CallbackList)
-            else CallbackList(
-                callbacks,
-                add_progbar=verbose != 0,
-                model=self,
-                verbose=verbose,
-                epochs=1,
-                steps=iterator.num_batches,
-            )
+            else self._one_pass_callbacks(callbacks, verbose, iterator.num_batches)
         )
         self.reset_metrics()
         callback_list.on_test_begin()
@@ -484,7 +486,6 @@ class Trainer(BatchMethods, Inference):
         callbacks: Any = None,
     ) -> Any:
         """Outputs for every sample, as NumPy arrays (nested outputs concatenated)."""
-        from lamina.callbacks import CallbackList
         from lamina.ops.core.conversion import convert_to_numpy
         from lamina.trainers.data_adapters import EpochIterator
 
@@ -500,14 +501,7 @@ class Trainer(BatchMethods, Inference):
         )
         predict_function = None
         verbose = 1 if verbose == "auto" else int(verbose)
-        callback_list = CallbackList(
-            callbacks,
-            add_progbar=verbose != 0,
-            model=self,
-            verbose=verbose,
-            epochs=1,
-            steps=iterator.num_batches,
-        )
+        callback_list = self._one_pass_callbacks(callbacks, verbose, iterator.num_batches)
         callback_list.on_predict_begin()
         outputs: list[Any] = []
         for step, batches in iterator.enumerate_epoch():
