@@ -56,7 +56,9 @@ class Inference:
 
     def _compile_forward(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """`fn` compiled (jax.jit, tf.function); only called when `_compiles_forward`."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} sets `_compiles_forward` but defines no `_compile_forward`."
+        )
 
     def _concrete_input(self, x: Any) -> bool:
         """Whether `x` is a concrete tensor of the backend, outside any trace."""
