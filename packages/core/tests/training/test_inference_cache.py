@@ -4,6 +4,8 @@ refused where inference changes state."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 
@@ -65,10 +67,50 @@ def test_cache_follows_new_weights_and_new_layers():
     model.set_weights([w + 1.0 for w in model.get_weights()])
     assert_allclose(model(x), _numpy_forward(model, X))
     model.add(layers.Dense(2))  # a new variable structure: the trace is rebuilt
-    out = model(x)
-    assert tuple(out.shape) == (8, 2)
-    assert_allclose(out, _numpy_forward(model, X))
+    for _ in range(2):  # eager once, then traced again
+        out = model(x)
+        assert tuple(out.shape) == (8, 2)
+        assert_allclose(out, _numpy_forward(model, X))
     assert _cached(model) is model._compiles_forward
+
+
+class _Record(layers.Layer):
+    """Records whether each run of its `call` is eager or traced (a Python side effect)."""
+
+    def __init__(self, holder):
+        super().__init__()
+        self.holder = holder  # holder.model: the model, once made (not a tracked sublayer)
+        self.runs = []
+
+    def call(self, x):
+        model = self.holder.model
+        if model is not None:  # not the symbolic call that builds the model
+            self.runs.append("eager" if model._concrete_input(x) else "trace")
+        return x
+
+
+@pytest.mark.parametrize("entry", ["call", "predict_on_batch"])
+def test_a_signature_is_compiled_only_when_it_comes_back(entry):
+    holder = types.SimpleNamespace(model=None)
+    record = _Record(holder)
+    lamina.utils.set_random_seed(3)
+    model = lamina.Sequential([layers.Input((5,)), layers.Dense(3), record])
+    holder.model = model
+    if not model._compiles_forward:
+        pytest.skip("this backend runs the eager forward: nothing is compiled")
+    w, b = (v.numpy() for v in model.layers[0].weights)
+
+    def run(x):
+        if entry == "call":
+            return ops.convert_to_numpy(model(ops.convert_to_tensor(x)))
+        return model.predict_on_batch(x)
+
+    for x, runs in ((X, ["eager", "trace"]), (X[:3], ["eager", "trace"]), (X, [])):
+        before = len(record.runs)
+        for _ in range(3):  # eager once, traced once, then the trace is reused
+            np.testing.assert_allclose(run(x), x @ w + b, rtol=1e-5, atol=1e-6)
+        assert record.runs[before:] == runs
+    assert _cached(model)
 
 
 class _CountCalls(layers.Layer):

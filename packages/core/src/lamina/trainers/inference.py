@@ -9,6 +9,11 @@ values and the inputs: ``jax.jit`` or a `tf.function`, traced once per input sig
 `predict` given one in-memory batch goes straight to `predict_on_batch`, without a data
 adapter or callbacks.
 
+Tracing and compiling cost far more than one eager call, so a signature (the structure,
+shapes and dtypes of the inputs and the ``training`` flag) is compiled only when it comes
+back: its first call runs the plain eager path, and the second traces and compiles. A model
+called once (a test, a script checking a shape) never pays for a compile.
+
 The function is safe only when inference changes nothing: while it is traced, the call
 runs in a `StatelessScope`, and if any variable would be assigned (a stateful RNN, a
 layer updating statistics in inference, a random op drawing from the global seed), a loss
@@ -31,16 +36,20 @@ from lamina import tree
 _PLAIN = object()
 """What the cached path returns when the call must take the plain path."""
 
+_EAGER = object()
+"""What the cached path returns for the first call of a signature: the plain path, once."""
+
 
 class _ForwardCache:
     """One model's compiled forward for one layer structure."""
 
-    __slots__ = ("functions", "safe", "variables", "version")
+    __slots__ = ("functions", "safe", "seen", "variables", "version")
 
     def __init__(self, version: int, variables: list[Any]) -> None:
         self.version = version
         self.variables = variables
         self.functions: dict[Any, Any] = {}  # keyed by the `training` argument
+        self.seen: set[Any] = set()  # the signatures called once already (run eagerly)
         self.safe = True
 
 
@@ -73,7 +82,7 @@ class Inference:
             training = kwargs.get("training")
             if (training is None or training is False) and self._inference_compiles():
                 out = self._call_compiled(args[0], training)
-                if out is not _PLAIN:
+                if out is not _PLAIN and out is not _EAGER:
                     return out
         return super().__call__(*args, **kwargs)  # type: ignore[misc]
 
@@ -83,7 +92,8 @@ class Inference:
 
     def _call_compiled(self: Any, x: Any, training: Any, arrays: bool = False) -> Any:
         """The cached compiled forward of `x` (backend tensors, or also NumPy arrays with
-        `arrays`), or `_PLAIN` where it cannot be used."""
+        `arrays`); `_EAGER` for the first call of its signature, `_PLAIN` where it cannot be
+        used."""
         from lamina.backend.config import STATELESS_SCOPE, SYMBOLIC_SCOPE
         from lamina.distribution import distribution
         from lamina.layers import layer as layer_module
@@ -100,7 +110,10 @@ class Inference:
             or distribution() is not None
         ):
             return _PLAIN
-        leaves = tree.flatten(x) if tree.is_nested(x) else [x]
+        if tree.is_nested(x):
+            paths, leaves = _paths_and_leaves(x)
+        else:
+            paths, leaves = None, [x]
         for leaf in leaves:
             if not (arrays and isinstance(leaf, np.ndarray)) and (
                 not self._concrete_input(leaf) or layer_module.get_mask(leaf) is not None
@@ -111,6 +124,10 @@ class Inference:
                 return _PLAIN
             cache = _ForwardCache(version, list(self.variables))
             object.__setattr__(self, "_forward_cache", cache)
+        signature = (training, paths, *[(tuple(v.shape), _dtype_name(v)) for v in leaves])
+        if signature not in cache.seen:  # a first call: eager, cheaper than any trace
+            cache.seen.add(signature)
+            return _EAGER
         function = cache.functions.get(training)
         if function is None:
             function = self._compile_forward(_pure_forward(self, cache, training))
@@ -130,6 +147,8 @@ class Inference:
             self._sync_state()
             # NumPy goes to the compiled function as it is: it converts on the way in.
             out = self._call_compiled(tree.map_structure(_as_input, x), False, arrays=True)
+            if out is _EAGER:  # not the compiled predict function either: no trace at all
+                out = self._plain_call(self._to_tensors([x])[0], training=False)
             if out is not _PLAIN:
                 return tree.map_structure(convert_to_numpy, out)
         batches = self._to_tensors([(x,)])
@@ -164,6 +183,18 @@ def _as_input(x: Any) -> Any:
     if isinstance(x, np.ndarray) and x.dtype == np.float64:
         return x.astype(SETTINGS.floatx)
     return x
+
+
+def _paths_and_leaves(x: Any) -> tuple[tuple[Any, ...], list[Any]]:
+    """The paths (the structure, hashable) and the leaves of the nested input `x`."""
+    pairs = tree.flatten_with_path(x)
+    return tuple(path for path, _ in pairs), [leaf for _, leaf in pairs]
+
+
+def _dtype_name(x: Any) -> Any:
+    """`x`'s dtype by name, so that a NumPy array and a tensor of one dtype match."""
+    dtype = x.dtype
+    return getattr(dtype, "name", dtype)
 
 
 def _is_array(x: Any, model: Any) -> bool:
