@@ -23,6 +23,7 @@ def _archive(tmp_path: pathlib.Path) -> tuple[pathlib.Path, lamina.Model]:
     model = lamina.Sequential([lamina.Input((6,)), Dense(16), Dense(3)])
     path = tmp_path / "model.lamina"
     model.save(path)
+    probe_module.forget_written()  # walk it like a file from elsewhere
     return path, model
 
 
@@ -156,15 +157,23 @@ def test_a_hung_child_dies_with_the_process_that_started_it(tmp_path):
     path = tmp_path / "loop.weights.h5"
     path.write_bytes(HANG_FILE.read_bytes())
     env = {**os.environ, "LAMINA_SAVING_PROBE_TIMEOUT": "600"}
-    loader = subprocess.Popen([sys.executable, "-c", _LOAD_FOREVER, str(path)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    loader = subprocess.Popen(
+        [sys.executable, "-c", _LOAD_FOREVER, str(path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert loader.stdout is not None and loader.stdout.readline().strip() == "loading"
         children: list[int] = []
         for _ in range(600):  # the probe child starts once the load reaches the file
             tasks = pathlib.Path(f"/proc/{loader.pid}/task")
-            children = [int(pid) for task in tasks.iterdir()
-                        for pid in (task / "children").read_text().split()]
+            children = [
+                int(pid)
+                for task in tasks.iterdir()
+                for pid in (task / "children").read_text().split()
+            ]
             if children:
                 break
             time.sleep(0.1)
@@ -181,8 +190,71 @@ def test_a_hung_child_dies_with_the_process_that_started_it(tmp_path):
         for pid in children
     ):
         time.sleep(0.1)
-    alive = [pid for pid in children if pathlib.Path(f"/proc/{pid}").exists()
-             and "Z" not in pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2]]
+    alive = [
+        pid
+        for pid in children
+        if pathlib.Path(f"/proc/{pid}").exists()
+        and "Z" not in pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2]
+    ]
     for pid in alive:
         os.kill(pid, signal.SIGKILL)
     assert not alive, "the probe child outlived the process that started it"
+
+
+def _walks(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The requests the probe sends to its child from now on (walked as usual)."""
+    sent: list[object] = []
+    walk = probe_module._WALKER.walk
+
+    def counted(request: list[object], timeout: float) -> str | None:
+        sent.append(request)
+        return walk(request, timeout)
+
+    monkeypatch.setattr(probe_module._WALKER, "walk", counted)
+    return sent
+
+
+def test_a_file_this_process_saved_is_not_walked_again_until_it_changes(tmp_path, monkeypatch):
+    model = lamina.Sequential([lamina.Input((6,)), Dense(4)])
+    weights, archive = tmp_path / "m.weights.h5", tmp_path / "m.lamina"
+    model.save_weights(weights)
+    model.save(archive)
+    sent = _walks(monkeypatch)
+    model.load_weights(weights)
+    lamina.saving.load_model(archive)
+    assert sent == []
+    weights.write_bytes(weights.read_bytes())  # the same bytes, written by someone else
+    model.load_weights(weights)
+    assert len(sent) == 1
+    model.load_weights(weights)  # still not one of this process' own files
+    assert len(sent) == 2
+
+
+def test_a_saved_file_changed_in_place_is_walked_and_refused(tmp_path, monkeypatch):
+    model = lamina.Sequential([lamina.Input((6,)), Dense(4)])
+    weights = tmp_path / "m.weights.h5"
+    model.save_weights(weights)
+    before = weights.stat()
+    data = bytearray(weights.read_bytes())
+    data[:8] = bytes(8)  # the HDF5 signature gone, the size kept
+    weights.write_bytes(bytes(data))
+    sent = _walks(monkeypatch)
+    with pytest.raises(LaminaFileError, match=r"m\.weights\.h5"):
+        model.load_weights(weights)
+    assert len(sent) == 1 and weights.stat().st_size == before.st_size
+
+
+def test_a_saved_file_given_back_its_time_is_still_walked(tmp_path, monkeypatch):
+    import os
+    import time
+
+    model = lamina.Sequential([lamina.Input((6,)), Dense(4)])
+    weights = tmp_path / "m.weights.h5"
+    model.save_weights(weights)
+    stamp = weights.stat().st_mtime_ns
+    time.sleep(0.05)  # past the clock tick of the save: the change time moves on
+    weights.write_bytes(weights.read_bytes())
+    os.utime(weights, ns=(stamp, stamp))  # the modification time put back: the change time moved
+    sent = _walks(monkeypatch)
+    model.load_weights(weights)
+    assert len(sent) == 1

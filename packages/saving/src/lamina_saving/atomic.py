@@ -22,6 +22,8 @@ import time
 import zlib
 from collections.abc import Iterator
 
+from lamina_saving.probe import remember_written, stamp_written
+
 PREFIX = ".lamina-"
 SUFFIX = ".tmp"
 _HOST = f"{zlib.crc32(socket.gethostname().encode()):08x}"
@@ -81,9 +83,7 @@ def remove_stale_temporaries(folder: str) -> list[str]:
 def _create_temporary(folder: str, mode: int | None) -> str:
     """A new empty file in `folder` named for this writer; `mode` or the umask's."""
     while True:
-        tmp = os.path.join(
-            folder, f"{PREFIX}{_HOST}-{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}"
-        )
+        tmp = os.path.join(folder, f"{PREFIX}{_HOST}-{os.getpid()}-{secrets.token_hex(6)}{SUFFIX}")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
@@ -151,9 +151,11 @@ def atomic_path(target: str, overwrite: bool = True, scratch: bool = False) -> I
     tmp = _create_temporary(folder, mode)
     try:
         yield tmp
+        stamp = stamp_written(tmp)
         _sync(tmp)
         os.replace(tmp, real)
         _sync(folder, directory=True)
+        remember_written(real, stamp)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

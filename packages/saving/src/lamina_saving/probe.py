@@ -13,6 +13,15 @@ meets any error (an attribute it cannot read, a bound passed) turns into a
 Starting a Python with h5py costs about 0.1 s, more than loading a small model, so one
 child serves every probe of the process, a request per line on its stdin; a child that
 hung or died is replaced at the next probe.
+
+A file this process wrote itself (`remember_written`, called once a save's rename is done)
+is not walked again while it is unchanged: the save stamps it with a modification time of
+its own choosing, to the nanosecond, and any later write moves that time to the clock's,
+so the stamp, with the file's device, inode, size and change time, tells that nobody
+touched it since. That spares reloading a just-saved model the child's round trip. (Only
+someone who writes the file and puts the stamp back within the same tick of the file
+system's clock as the save goes unnoticed, which the race between any probe and the open
+after it allows as well.)
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import atexit
 import contextlib
 import json
 import os
+import secrets
 import subprocess
 import sys
 import threading
@@ -180,8 +190,15 @@ class _Walker:
         for _ in range(2):  # a child gone since the last probe is replaced once
             if self._process is None or self._process.poll() is not None:
                 self._process = subprocess.Popen(
-                    [sys.executable, "-I", "-c", _WALK, zip_member.__file__,
-                     str(MAX_DEPTH), str(MAX_OBJECTS)],
+                    [
+                        sys.executable,
+                        "-I",
+                        "-c",
+                        _WALK,
+                        zip_member.__file__,
+                        str(MAX_DEPTH),
+                        str(MAX_OBJECTS),
+                    ],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
@@ -228,6 +245,54 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_WALKER.forget)
 
 
+_Signature = tuple[int, int, int, int, int]
+_WRITTEN: dict[str, _Signature] = {}
+
+
+def _signature(st: os.stat_result) -> _Signature:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def stamp_written(path: str) -> int | None:
+    """Give the file at `path`, just written by this process, a modification time no
+    write by anyone else will produce: now, to the nanosecond, plus a random part under a
+    microsecond. Returns it, or None where the file system does not keep it exactly."""
+    stamp = os.stat(path).st_mtime_ns + 1 + secrets.randbelow(999)
+    try:
+        os.utime(path, ns=(stamp, stamp))
+    except OSError:
+        return None
+    return stamp if os.stat(path).st_mtime_ns == stamp else None
+
+
+def remember_written(path: str, stamp: int | None) -> None:
+    """Record that the file now at `path` is the one this process wrote and stamped
+    (`stamp_written`): `probe` trusts it while its signature holds."""
+    real = os.path.realpath(path)
+    with contextlib.suppress(OSError):
+        st = os.stat(real)
+        if stamp is not None and st.st_mtime_ns == stamp:
+            _WRITTEN[real] = _signature(st)
+            return
+    _WRITTEN.pop(real, None)
+
+
+def forget_written() -> None:
+    """Walk every file again, also those this process wrote."""
+    _WRITTEN.clear()
+
+
+def _written_here(path: str) -> bool:
+    real = os.path.realpath(path)
+    known = _WRITTEN.get(real)
+    if known is None:
+        return False
+    try:
+        return _signature(os.stat(real)) == known
+    except OSError:
+        return False
+
+
 def probe(
     path: str,
     member: str = "",
@@ -241,6 +306,8 @@ def probe(
         LaminaFileError: the walk met an error, hung past the time limit or crashed the
             process.
     """
+    if _written_here(path):
+        return  # this process wrote these bytes, and nobody has touched them since
     start, size = byte_range if byte_range is not None else (-1, 0)
     problem = _WALKER.walk([os.path.abspath(path), member, start, size], TIMEOUT_S)
     if problem is not None:
