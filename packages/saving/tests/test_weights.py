@@ -165,8 +165,12 @@ def test_links_non_numeric_and_oversized_datasets_are_refused(tmp_path):
     def huge(f):
         f.create_dataset(first_dataset(f), shape=(10**6, 10**4), dtype="float32")
 
-    for edit, pattern in [(external, "ExternalLink"), (soft, "SoftLink"),
-                          (strings, "non-numeric"), (huge, "declares shape")]:
+    for edit, pattern in [
+        (external, "ExternalLink"),
+        (soft, "SoftLink"),
+        (strings, "non-numeric"),
+        (huge, "declares shape"),
+    ]:
         with pytest.raises(LaminaFileError, match=pattern):
             model.load_weights(forged(edit))
 
@@ -207,3 +211,23 @@ def test_values_for_a_built_models_unbuilt_layer_wait_for_it(tmp_path):
     got = lamina.ops.convert_to_numpy(fresh.spare(_x()))
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
     assert status.pending == []
+
+
+def test_values_are_read_into_aligned_arrays_equal_to_the_saved_ones(tmp_path):
+    # 64-byte aligned, so a backend (TensorFlow) takes them without copying them first.
+    from lamina_saving.h5_store import ALIGNMENT
+    from lamina_saving.keras3.files import LayoutReader
+
+    model = lamina.Sequential([lamina.Input((4,)), Dense(5), Dense(3)])
+    path = str(tmp_path / "m.weights.h5")
+    model.save_weights(path)
+    with LayoutReader(path, path) as reader, h5py.File(path, "r") as f:
+        values = [
+            (lazy.load(), f[f"{group}/vars/{i}"][()])
+            for group, items in reader.lazy().items()
+            for i, (_, lazy) in enumerate(items)
+        ]
+    assert len(values) == 4
+    for loaded, stored in values:
+        assert loaded.ctypes.data % ALIGNMENT == 0
+        np.testing.assert_array_equal(loaded, stored)

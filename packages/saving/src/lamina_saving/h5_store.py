@@ -371,7 +371,7 @@ class LazyArray:
     def load(self) -> np.ndarray:
         """The values, with read failures and checksum mismatches as `LaminaFileError`."""
         try:
-            value = np.asarray(self._dataset[()])
+            value = _read_aligned(self._dataset)
             if _is_bfloat16(self._dataset):
                 value = value.view(ml_dtypes.bfloat16)
             stored = self._dataset.attrs.get(CHECKSUM_ATTR)
@@ -404,6 +404,24 @@ class LazyArray:
                 "the file is damaged.",
             )
         return value
+
+
+ALIGNMENT = 64
+"""Byte alignment of the arrays values are read into: what backends (TensorFlow's Eigen
+with AVX-512) need to take a NumPy array without copying it first."""
+
+
+def _read_aligned(dataset: h5py.Dataset) -> np.ndarray:
+    """The dataset's values, read straight into a new `ALIGNMENT`-aligned array."""
+    shape, dtype = tuple(dataset.shape), dataset.dtype
+    nbytes = math.prod(shape) * dtype.itemsize
+    if not nbytes or not shape:
+        return np.asarray(dataset[()])
+    raw = np.empty(nbytes + ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % ALIGNMENT
+    out = raw[skip : skip + nbytes].view(dtype).reshape(shape)
+    dataset.read_direct(out)
+    return out
 
 
 def _attr(value: Any) -> Any:
