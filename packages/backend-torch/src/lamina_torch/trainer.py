@@ -122,6 +122,10 @@ class TorchTrainer:
             # ModelParallel: each process gets the predictions of its own rows.
             return model_parallel.local_rows(super().predict_step(data))  # type: ignore[misc]
 
+    def _inference_scope(self) -> Any:
+        # `predict_on_batch` calls the model directly (no strategy, Lamina's predict_step).
+        return torch.no_grad()
+
     def _to_tensors(self, batches: list[Any]) -> list[Any]:
         # Under ModelParallel, each batch becomes DTensors split along the batch axis.
         tensors = super()._to_tensors(batches)  # type: ignore[misc]

@@ -7,7 +7,9 @@ or `Sequential` model called eagerly at the top level on concrete tensors, in in
 values and the inputs: ``jax.jit`` or a `tf.function`, traced once per input signature
 (the backend trainer's `_compile_forward`). `predict_on_batch` runs the same function, and
 `predict` given one in-memory batch goes straight to `predict_on_batch`, without a data
-adapter or callbacks.
+adapter or callbacks. On a backend that runs eagerly (PyTorch, NumPy) `predict_on_batch`
+calls the model directly, in the backend's `_inference_scope` (``torch.no_grad()``), with
+no predict function or step loop around it.
 
 Tracing and compiling cost far more than one eager call, so a signature (the structure,
 shapes and dtypes of the inputs and the ``training`` flag) is compiled only when it comes
@@ -26,7 +28,9 @@ variable or sublayer (`_STRUCTURE_VERSION`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -72,6 +76,11 @@ class Inference:
     def _concrete_input(self, x: Any) -> bool:
         """Whether `x` is a concrete tensor of the backend, outside any trace."""
         return False
+
+    def _inference_scope(self) -> AbstractContextManager[Any]:
+        """What an eager backend's inference runs in (``torch.no_grad()``): `predict_step`'s
+        scope, for `predict_on_batch` calling the model directly."""
+        return contextlib.nullcontext()
 
     def _inference_compiles(self: Any) -> bool:
         """Whether inference may run compiled now (not under ``run_eagerly=True``)."""
@@ -150,6 +159,13 @@ class Inference:
             if out is _EAGER:  # not the compiled predict function either: no trace at all
                 out = self._plain_call(self._to_tensors([x])[0], training=False)
             if out is not _PLAIN:
+                return tree.map_structure(convert_to_numpy, out)
+        elif not self._compiles_forward and self.built and _lamina_predict_step(self):
+            from lamina.distribution import distribution
+
+            if distribution() is None:  # an eager backend: `predict_step`'s call, no loop
+                with self._inference_scope():
+                    out = self(self._to_tensors([x])[0], training=False)
                 return tree.map_structure(convert_to_numpy, out)
         batches = self._to_tensors([(x,)])
         self._prepare(batches[0], training=False, with_targets=False)
