@@ -231,3 +231,26 @@ def test_values_are_read_into_aligned_arrays_equal_to_the_saved_ones(tmp_path):
     for loaded, stored in values:
         assert loaded.ctypes.data % ALIGNMENT == 0
         np.testing.assert_array_equal(loaded, stored)
+
+
+def test_saving_reads_each_variable_without_a_copy_and_still_round_trips(tmp_path):
+    from lamina.backend.kit import numpy_views
+    from lamina_saving.graph import saved_values
+
+    model = lamina.Sequential([lamina.Input((4,)), Dense(3)])
+    dense = model.layers[-1]
+    copy = dense.kernel.numpy()
+    with numpy_views():
+        view = dense.kernel.numpy()
+    assert copy.flags.writeable and not view.flags.writeable  # a view may not be written
+    np.testing.assert_array_equal(view, copy)
+    kernel, bias = saved_values(dense)
+    assert not kernel.flags.writeable
+    np.testing.assert_array_equal(kernel, copy)
+    assert dense.kernel.numpy().flags.writeable  # outside the block: a copy again
+    path = tmp_path / "m.weights.h5"
+    model.save_weights(path)
+    restored = lamina.Sequential([lamina.Input((4,)), Dense(3)])
+    restored.load_weights(path)
+    np.testing.assert_array_equal(restored.layers[-1].kernel.numpy(), copy)
+    np.testing.assert_array_equal(restored.layers[-1].bias.numpy(), bias)

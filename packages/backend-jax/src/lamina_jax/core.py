@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from lamina.backend.kit import DType, Tensor, to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, numpy_views_allowed, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -28,6 +28,8 @@ def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
         from jax.experimental import multihost_utils
 
         return np.asarray(multihost_utils.process_allgather(x, tiled=True))
+    if numpy_views_allowed():
+        return np.asarray(x)  # on the CPU, a read-only view of the buffer
     return np.array(x)
 
 

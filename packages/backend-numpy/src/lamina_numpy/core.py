@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.kit import DType, Tensor, to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, numpy_views_allowed, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -19,6 +19,10 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
 
 
 def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
+    if numpy_views_allowed():
+        view = np.asarray(x).view()
+        view.flags.writeable = False
+        return view
     return np.array(x)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from lamina.backend.kit import DType, Tensor, to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, numpy_views_allowed, to_numpy_dtype
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
@@ -26,6 +26,11 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
 
 def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
     # `.numpy()` rather than np.array(x): the latter warns about `copy=` for bfloat16.
+    if numpy_views_allowed() and x.dtype != tf.bfloat16 and tf.executing_eagerly():
+        plain = isinstance(x, tf.Variable) and not isinstance(x, tf.distribute.DistributedValues)
+        value = x.read_value() if plain else x
+        if isinstance(value, tf.Tensor) and "GPU" not in value.device:
+            return np.asarray(value)  # a read-only view of the tensor's buffer
     return np.asarray(x.numpy())
 
 

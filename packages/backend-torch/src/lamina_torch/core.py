@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from lamina.backend.kit import DType, Tensor, to_numpy_dtype
+from lamina.backend.kit import DType, Tensor, numpy_views_allowed, to_numpy_dtype
 
 _TORCH_DTYPES: dict[str, torch.dtype] = {
     "bool": torch.bool,
@@ -68,6 +68,10 @@ def convert_to_numpy(x: Tensor) -> np.ndarray[Any, Any]:
     x = whole(x).detach()  # a DTensor (ModelParallel) is gathered from every process
     if x.dtype == torch.bfloat16:
         return x.cpu().to(torch.float32).numpy().astype(to_numpy_dtype("bfloat16"))
+    if numpy_views_allowed() and x.device.type == "cpu":
+        view: np.ndarray[Any, Any] = x.numpy()
+        view.flags.writeable = False
+        return view
     return np.array(x.cpu().numpy())
 
 

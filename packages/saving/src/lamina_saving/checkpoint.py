@@ -17,6 +17,7 @@ import numpy as np
 
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
+from lamina_saving.graph import saved_values
 from lamina_saving.h5_store import write_entries
 from lamina_saving.job import writes_files
 from lamina_saving.restore import Entries, RestoreStatus, _array, fit_value, restore_model
@@ -69,11 +70,9 @@ class Checkpoint:
             elif _is_variable(obj):
                 yield name, obj.name, obj.numpy()
             elif getattr(obj, "built", True):
-                store: dict[str, Any] = {}
-                obj.save_own_variables(store)
                 names = [v.name for v in getattr(obj, "variables", [])]
-                for i in range(len(store)):
-                    yield name, names[i] if i < len(names) else str(i), store[str(i)]
+                for i, value in enumerate(saved_values(obj)):
+                    yield name, names[i] if i < len(names) else str(i), value
 
     def write(self, file_path: Any) -> str:
         """Write every object's state to `file_path` (atomically); returns the path."""
@@ -133,8 +132,9 @@ class Checkpoint:
             else:
                 used.add(name)
                 self._restore_optimizer(name, obj, entries[name], path, status)
-        status.pending += sorted(k for k in entries if k not in used and k.split("/")[0]
-                                 not in layers)
+        status.pending += sorted(
+            k for k in entries if k not in used and k.split("/")[0] not in layers
+        )
 
     @staticmethod
     def _variable_value(name: str, variable: Any, values: Any, path: str) -> np.ndarray:
@@ -171,8 +171,11 @@ class Checkpoint:
 def _is_checkpoint_name(name: str) -> bool:
     """Whether `name` is a checkpoint file's plain name (nothing that leaves the folder)."""
     return (
-        name.endswith(SUFFIX) and os.path.basename(name) == name and "\\" not in name
-        and "\0" not in name and name not in (".", "..")
+        name.endswith(SUFFIX)
+        and os.path.basename(name) == name
+        and "\\" not in name
+        and "\0" not in name
+        and name not in (".", "..")
     )
 
 
@@ -235,7 +238,7 @@ class CheckpointManager:
         names = content.get("checkpoints") if isinstance(content, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise LaminaFileError(
-                state, "unreadable manager state: expected {\"checkpoints\": [file names]}."
+                state, 'unreadable manager state: expected {"checkpoints": [file names]}.'
             )
         return [os.path.join(self.directory, n) for n in names if _is_checkpoint_name(n)]
 

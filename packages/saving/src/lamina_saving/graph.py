@@ -16,12 +16,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from lamina.backend.kit import numpy_views
 from lamina.layers import Layer
 
 ROOT = "."
-_ESCAPES = {c: f"%{ord(c):02X}" for c in '%/\\:*?"<>|'} | {
-    chr(i): f"%{i:02X}" for i in range(0x20)
-}
+_ESCAPES = {c: f"%{ord(c):02X}" for c in '%/\\:*?"<>|'} | {chr(i): f"%{i:02X}" for i in range(0x20)}
 _SPECIAL = {"": "%", ".": "%2E", "..": "%2E%2E"}
 _NEEDS_ESCAPE = re.compile(r'[%/\\:*?"<>|\x00-\x1f]')
 
@@ -97,3 +96,16 @@ def path_of(root: Layer, target: Layer) -> str | None:
         if layer is target:
             return path
     return None
+
+
+def saved_values(obj: Any) -> list[Any]:
+    """What `obj.save_own_variables` stores, in order.
+
+    Read as views of the variables' own memory where the backend keeps it on the host
+    (`numpy_views`): a save writes them out at once, so the copy each would otherwise
+    get is never made.
+    """
+    store: dict[str, Any] = {}
+    with numpy_views():
+        obj.save_own_variables(store)
+    return [store[str(i)] for i in range(len(store))]

@@ -19,7 +19,7 @@ import numpy as np
 
 from lamina_saving.atomic import atomic_path
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import is_safe_component, own_variables, walk_layers
+from lamina_saving.graph import is_safe_component, own_variables, saved_values, walk_layers
 from lamina_saving.h5_store import WeightsReader, write_entries
 from lamina_saving.job import writes_files
 from lamina_saving.keras3.files import open_weights, to_lamina_entries, write_weights
@@ -40,19 +40,14 @@ def model_entries(
         own = own_variables(layer)
         if not own:
             continue
-        store: dict[str, Any] = {}
-        layer.save_own_variables(store)
         names = [v.name for v in own]
-        for i in range(len(store)):
-            name = names[i] if i < len(names) else str(i)
-            yield group_of(section, path), name, store[str(i)]
+        for i, value in enumerate(saved_values(layer)):
+            yield group_of(section, path), names[i] if i < len(names) else str(i), value
     optimizer = getattr(model, "optimizer", None)
     if with_optimizer and optimizer is not None and getattr(optimizer, "built", False):
-        store = {}
-        optimizer.save_own_variables(store)
         names = [v.name for v in optimizer.variables]
-        for i in range(len(store)):
-            yield "optimizer", names[i] if i < len(names) else str(i), store[str(i)]
+        for i, value in enumerate(saved_values(optimizer)):
+            yield "optimizer", names[i] if i < len(names) else str(i), value
 
 
 def _check_suffix(filepath: str, allowed: tuple[str, ...], what: str) -> None:
@@ -159,8 +154,8 @@ def _read_index(index_path: str) -> dict[str, Any]:
     size = os.path.getsize(index_path)
     if size > MAX_INDEX_BYTES:
         raise LaminaFileError(
-            index_path, f"the shard index is {size} bytes; refusing to parse more than "
-            f"{MAX_INDEX_BYTES}."
+            index_path,
+            f"the shard index is {size} bytes; refusing to parse more than {MAX_INDEX_BYTES}.",
         )
     try:
         with open(index_path, encoding="utf-8") as f:
@@ -168,21 +163,18 @@ def _read_index(index_path: str) -> dict[str, Any]:
     except (OSError, ValueError, RecursionError) as e:
         raise LaminaFileError(index_path, f"cannot read the shard index ({e}).") from e
     if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT:
-        raise LaminaFileError(
-            index_path, f"not a Lamina shard index (no format {INDEX_FORMAT!r})."
-        )
+        raise LaminaFileError(index_path, f"not a Lamina shard index (no format {INDEX_FORMAT!r}).")
     shards = index.get("shards")
     if not isinstance(shards, list) or not shards:
         raise LaminaFileError(index_path, "the shard index has no list of shards.")
     for shard in shards:
         if not (
-            isinstance(shard, str)
-            and shard.endswith(WEIGHTS_SUFFIX)
-            and is_safe_component(shard)
+            isinstance(shard, str) and shard.endswith(WEIGHTS_SUFFIX) and is_safe_component(shard)
         ):
             raise LaminaFileError(
-                index_path, f"the shard index names {shard!r}, which is not a weights file "
-                "name in the index's own folder."
+                index_path,
+                f"the shard index names {shard!r}, which is not a weights file "
+                "name in the index's own folder.",
             )
     if len(set(shards)) != len(shards):
         raise LaminaFileError(index_path, "the shard index names a shard twice.")
@@ -205,17 +197,16 @@ def _shard_entries(index_path: str, stack: contextlib.ExitStack) -> Entries:
     for shard in index["shards"]:
         path = os.path.join(folder, shard)
         if not os.path.isfile(path):
-            raise LaminaFileError(
-                index_path, f"the shard index names {shard!r}, which is missing."
-            )
+            raise LaminaFileError(index_path, f"the shard index names {shard!r}, which is missing.")
         probe(path)
         reader = stack.enter_context(WeightsReader(path, path))
         for group, values in reader.lazy().items():
             expected = index["weight_map"].get(group, shard)
             if group in entries or expected != shard:
                 raise LaminaFileError(
-                    index_path, f"group {group!r} is in {shard!r} but the index puts it in "
-                    f"{expected!r}: the index and its shards come from different saves."
+                    index_path,
+                    f"group {group!r} is in {shard!r} but the index puts it in "
+                    f"{expected!r}: the index and its shards come from different saves.",
                 )
             entries[group] = values
     return entries

@@ -40,12 +40,16 @@ What is here, by use:
   being created takes from the strategy in effect (None without one).
 * Saving (`lamina-saving`): `DeferredRestore`, the hook a weights reader attaches to a
   model that is not built yet, with `attach_restore` and `attached_restore`;
-  `initializers_skipped` for loaders that overwrite every weight anyway.
+  `initializers_skipped` for loaders that overwrite every weight anyway; `numpy_views`
+  (1.14), inside which a backend's `convert_to_numpy` may give a read-only view of a
+  host tensor's memory instead of a copy (`numpy_views_allowed` tells a backend so).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -96,7 +100,7 @@ from lamina.trainers.auto_compile import auto_train_function as auto_train_funct
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 13)
+KIT_VERSION: tuple[int, int] = (1, 14)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 
@@ -166,6 +170,32 @@ def initializers_skipped(
     from lamina.layers.layer import initializers_skipped as skipped
 
     return skipped(check_allocation)
+
+
+_NUMPY_VIEWS: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "lamina_numpy_views", default=False
+)
+
+
+@contextlib.contextmanager
+def numpy_views() -> Iterator[None]:
+    """Inside, `convert_to_numpy` (and `Variable.numpy`) may return a read-only view of a
+    tensor's own host memory instead of a copy.
+
+    For callers that only read the values, and are done with them before the tensors
+    change (a weights writer): the copy a caller could otherwise modify is not made.
+    Backends without such a view, or whose tensor lives on an accelerator, copy as usual.
+    """
+    token = _NUMPY_VIEWS.set(True)
+    try:
+        yield
+    finally:
+        _NUMPY_VIEWS.reset(token)
+
+
+def numpy_views_allowed() -> bool:
+    """Whether a backend's `convert_to_numpy` may return a read-only view (`numpy_views`)."""
+    return _NUMPY_VIEWS.get()
 
 
 def track_loss(model: Any, loss: Any, x: Any) -> None:

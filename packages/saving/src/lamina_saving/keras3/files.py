@@ -27,7 +27,7 @@ import numpy as np
 
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
-from lamina_saving.graph import ROOT, is_safe_component, walk_layers
+from lamina_saving.graph import ROOT, is_safe_component, saved_values, walk_layers
 from lamina_saving.h5_store import (
     CHECKSUM_ATTR,
     CHECKSUMS,
@@ -156,16 +156,12 @@ def keras_groups(model: Any) -> Iterator[tuple[str, str, str | None, list[Any]]]
 
     lamina_paths = {id(layer): path for path, layer in walk_layers(model)}
     for path, obj in keras_objects(model):
-        store: dict[str, Any] = {}
         if isinstance(obj, Optimizer):
             if not obj.built:
                 continue
-            obj.save_own_variables(store)
-            values = [store[str(i)] for i in range(len(store))]
-            yield path, obj.name, None, keras_values(obj, values)
+            yield path, obj.name, None, keras_values(obj, saved_values(obj))
             continue
-        obj.save_own_variables(store)
-        values = to_keras_values(obj, [store[str(i)] for i in range(len(store))])
+        values = to_keras_values(obj, saved_values(obj))
         key = group_of("model", lamina_paths[id(obj)]) if id(obj) in lamina_paths else None
         yield path, obj.name, key, values
 

@@ -155,9 +155,9 @@ class LoraLayer(Layer):
 
     def save_own_variables(self, store: Any) -> None:
         """Store the variables, with the LoRA update merged into the main weight."""
-        base = self._lora_base() if self.built else None
+        base = self._lora_base() if self.built and self.lora_enabled else None
         for i, variable in enumerate(self.own_variables):
-            if variable is base:
+            if variable is base:  # without LoRA the weight is stored as it is
                 store[str(i)] = ops.convert_to_numpy(self._effective_weight())
             else:
                 store[str(i)] = variable.numpy()
