@@ -12,6 +12,8 @@ installed in this venv is skipped.
 ``LAMINA_PROGRAM_TIMEOUT`` (seconds, default 240) bounds one run. Each run gets one
 BLAS/OpenMP thread unless ``OMP_NUM_THREADS`` is set: the programs are small, and
 torch's spinning worker threads slow them by an order of magnitude on a busy machine.
+Since each run keeps to about one core, the selected runs start ahead of their tests,
+``LAMINA_PROGRAM_WORKERS`` at a time (default: one per core); each test waits for its own.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ import pathlib
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import pytest
 
@@ -29,6 +34,7 @@ PROGRAMS = pathlib.Path(__file__).resolve().parent / "programs"
 BACKENDS = ("numpy", "jax", "torch", "tensorflow")
 TIMEOUT_S = int(os.environ.get("LAMINA_PROGRAM_TIMEOUT", "240"))
 TAIL_CHARS = 4000
+WORKERS = int(os.environ.get("LAMINA_PROGRAM_WORKERS", str(os.cpu_count() or 1)))
 
 # Lamina bugs that make a program fail; each entry must fail (strict) until it is fixed.
 KNOWN_FAILURES: dict[tuple[str, str], str] = {}
@@ -81,9 +87,20 @@ def test_enough_programs():
         assert "import lamina as keras" in source, f"{path.name} must import lamina as keras"
 
 
-@pytest.mark.parametrize(("program", "backend"), cases())
-def test_program(program: pathlib.Path, backend: str, tmp_path: pathlib.Path):
-    workdir, scratch = tmp_path / "cwd", tmp_path / "tmp"
+@dataclass
+class Run:
+    """One program's run: how it ended, what it printed, what it left in its directory."""
+
+    returncode: int | None  # None: killed at the timeout
+    stdout: str
+    stderr: str
+    seconds: float
+    left: list[str]
+
+
+def run(program: pathlib.Path, backend: str, root: pathlib.Path) -> Run:
+    """`program` on `backend` in a fresh interpreter, in an empty directory under `root`."""
+    workdir, scratch = root / "cwd", root / "tmp"
     workdir.mkdir()
     scratch.mkdir()
     env = dict(os.environ, LAMINA_BACKEND=backend, TMPDIR=str(scratch))
@@ -101,17 +118,52 @@ def test_program(program: pathlib.Path, backend: str, tmp_path: pathlib.Path):
         )
     except subprocess.TimeoutExpired as timeout:
         stderr = timeout.stderr.decode() if isinstance(timeout.stderr, bytes) else timeout.stderr
+        return Run(None, "", stderr or "", time.perf_counter() - start, [])
+    left = sorted(p.name for p in workdir.iterdir())
+    return Run(done.returncode, done.stdout, done.stderr, time.perf_counter() - start, left)
+
+
+@pytest.fixture(scope="module")
+def runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[tuple[pathlib.Path, str], Future[Run]]]:
+    """Every selected, unskipped (program, backend) run, started `WORKERS` at a time."""
+    selected = [
+        item.callspec.params  # type: ignore[attr-defined]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_program"
+        and item.path == request.path
+        and item.get_closest_marker("skip") is None
+    ]
+    with ThreadPoolExecutor(WORKERS) as pool:
+        futures = {
+            (p["program"], p["backend"]): pool.submit(
+                run, p["program"], p["backend"], tmp_path_factory.mktemp(p["program"].stem)
+            )
+            for p in selected
+        }
+        yield futures
+        for future in futures.values():  # a stopped session (-x) starts no more
+            future.cancel()
+
+
+@pytest.mark.parametrize(("program", "backend"), cases())
+def test_program(
+    program: pathlib.Path, backend: str, runs: dict[tuple[pathlib.Path, str], Future[Run]]
+):
+    done = runs[(program, backend)].result()
+    if done.returncode is None:
         pytest.fail(
             f"{program.name} on {backend} ran past {TIMEOUT_S} s; stderr tail:\n"
-            f"{tail(stderr or '')}",
+            f"{tail(done.stderr)}",
             pytrace=False,
         )
-    seconds = time.perf_counter() - start
     if done.returncode != 0:
         pytest.fail(
-            f"{program.name} on {backend} exited {done.returncode} after {seconds:.1f} s.\n"
+            f"{program.name} on {backend} exited {done.returncode} after {done.seconds:.1f} s.\n"
             f"--- stdout tail ---\n{tail(done.stdout)}\n--- stderr tail ---\n{tail(done.stderr)}",
             pytrace=False,
         )
-    left = sorted(p.name for p in workdir.iterdir())
-    assert not left, f"{program.name} wrote {left} into its working directory (not a temp dir)"
+    assert not done.left, (
+        f"{program.name} wrote {done.left} into its working directory (not a temp dir)"
+    )
