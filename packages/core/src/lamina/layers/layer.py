@@ -97,6 +97,36 @@ def _mask_of(inputs: Any) -> Any:
     return None if all(m is None for m in tree.flatten(masks)) else masks
 
 
+def _convert_input(x: Any, compute: str, autocast: bool) -> Any:
+    """One input of `Layer.__call__`: NumPy as a tensor, a float cast to `compute` when
+    `autocast`."""
+    if isinstance(x, SymbolicTensor):
+        if autocast and x.dtype in dtypes.FLOATS and x.dtype != compute:
+            from lamina.ops.core.conversion import cast
+
+            return cast(x, compute)
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        from lamina.ops.dispatch import to_tensor
+
+        kind = dtypes.dtype_of(x)
+        return to_tensor(x, compute if autocast and kind in dtypes.FLOATS else kind)
+    if not autocast or x is None or isinstance(x, Variable):
+        return x
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return x
+    kind = dtypes.dtype_of(x)
+    if kind in dtypes.FLOATS and kind != compute:
+        from lamina.ops.core.conversion import cast
+
+        mask = get_mask(x)
+        x = cast(x, compute)
+        if mask is not None:
+            set_mask(x, mask)
+    return x
+
+
 def set_mask(x: Any, mask: Any) -> None:
     """Attach `mask` to `x` where the tensor type allows attributes (not JAX arrays)."""
     with contextlib.suppress(AttributeError):
@@ -541,9 +571,11 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
     def build_from_config(self, config: dict[str, Any] | None) -> None:
         """Build from `get_build_config`'s output."""
         if config and not self.built:
-            shape = tree.map_shape_structure(
-                lambda s: tuple(s), config["input_shape"]
-            ) if config.get("input_shape") is not None else None
+            shape = (
+                tree.map_shape_structure(lambda s: tuple(s), config["input_shape"])
+                if config.get("input_shape") is not None
+                else None
+            )
             self._build(shape)
 
     def _name_scope(self) -> contextlib.AbstractContextManager[None]:
@@ -597,16 +629,22 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         if any_symbolic(*args, *kwargs.values()):
             return self._symbolic_call(args, kwargs, mask, given_kwargs)
         token = _CALL_CONTEXT.set((self if context is None else context[0], training))
+        # This layer's name scope (as `_name_scope`), set here: a context manager per call
+        # costs more than the rest of a small layer's bookkeeping.
+        scopes = NAME_SCOPE.get()
+        scope = None if scopes and scopes[-1] == self.name else NAME_SCOPE.set((*scopes, self.name))
         try:
             if context is None:
                 for layer in self._flatten_layers():
                     layer._losses.clear()
-            with self._name_scope():
+            if not self.built:
                 self._maybe_build(args)
-                outputs = self._call_with_autocast(args, kwargs)
-                if distribution() is not None:  # a layout for "<layer path>/output"?
-                    outputs = relayout_output("/".join(NAME_SCOPE.get()), outputs)
+            outputs = self._call_with_autocast(args, kwargs)
+            if distribution() is not None:  # a layout for "<layer path>/output"?
+                outputs = relayout_output("/".join(NAME_SCOPE.get()), outputs)
         finally:
+            if scope is not None:
+                NAME_SCOPE.reset(scope)
             _CALL_CONTEXT.reset(token)
         if self.activity_regularizer is not None:
             for output in tree.flatten(outputs):
@@ -652,36 +690,13 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         """NumPy inputs become tensors; float inputs take the compute dtype (autocast)."""
         if not args:
             return args
-        compute = self.compute_dtype
+        compute = self.dtype_policy.compute_dtype
         autocast = self.autocast
-
-        def convert(x: Any) -> Any:
-            if isinstance(x, SymbolicTensor):
-                if autocast and x.dtype in dtypes.FLOATS and x.dtype != compute:
-                    from lamina.ops.core.conversion import cast
-
-                    return cast(x, compute)
-                return x
-            if isinstance(x, (np.ndarray, np.generic)):
-                from lamina.ops.dispatch import to_tensor
-
-                kind = dtypes.dtype_of(x)
-                x = to_tensor(x, compute if autocast and kind in dtypes.FLOATS else kind)
-                return x
-            if isinstance(x, Variable) or x is None or not hasattr(x, "dtype"):
-                return x
-            kind = dtypes.dtype_of(x)
-            if autocast and kind in dtypes.FLOATS and kind != compute:
-                from lamina.ops.core.conversion import cast
-
-                mask = get_mask(x)
-                x = cast(x, compute)
-                if mask is not None:
-                    set_mask(x, mask)
-            return x
-
         first = args[0]
-        first = tree.map_structure(convert, first) if tree.is_nested(first) else convert(first)
+        if tree.is_nested(first):
+            first = tree.map_structure(lambda x: _convert_input(x, compute, autocast), first)
+        else:
+            first = _convert_input(first, compute, autocast)
         return (first, *args[1:])
 
     def _symbolic_call(
@@ -693,9 +708,11 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             outputs = self.compute_output_spec(*args, **kwargs)
         if self.supports_masking and args:
             out_mask = self.compute_mask(args[0], mask)
-            for out, m in zip(tree.flatten(outputs), tree.flatten(out_mask)) if tree.is_nested(
-                outputs
-            ) else [(outputs, out_mask)]:
+            for out, m in (
+                zip(tree.flatten(outputs), tree.flatten(out_mask))
+                if tree.is_nested(outputs)
+                else [(outputs, out_mask)]
+            ):
                 if isinstance(out, SymbolicTensor) and m is not None:
                     set_mask(out, m)
         # Record the kwargs as given: `training` and masks are decided again at each run.
