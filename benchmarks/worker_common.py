@@ -64,9 +64,10 @@ def compare(measure, sides, per=1, **extra):
     print(json.dumps(record), flush=True)
 
 
-def settled(model, epoch, limit=12):
+def settled(model, epoch, limit=40):
     # Run whole epochs until `jit_compile="auto"` has chosen its step (it times both
-    # after ~5 s of training), so the timed epochs run the chosen step, not the trial.
+    # once ~30 s of training make compiling worth a try), so the timed epochs run the
+    # chosen step, not the trial.
     for _ in range(limit):
         if getattr(model, "jit_compile", None) != "auto":
             break

@@ -122,6 +122,44 @@ def test_chooser_waits_for_the_plain_steps_to_take_long_enough():
     assert ran[-1][0] == "plain" and chooser.choice is None
 
 
+def test_chooser_tries_compiling_only_when_enough_training_is_left_or_done():
+    model, clock, ran = _model(), _Clock(), []
+    plain, make = _modes(clock, ran, plain_s=2.0, compiled_s=1.0)
+    chooser = AutoCompile(
+        model,
+        plain,
+        "fast",
+        make,
+        trial_after=1,
+        trial_after_seconds=0.0,
+        trial_steps=1,
+        trial_worth_seconds=30.0,
+        clock=clock,
+    )
+    chooser.plan(10)  # 20 s of plain steps in all: never 30 s left, nor 30 s done
+    for step in range(10):
+        chooser([step])
+    assert [m for m, _ in ran] == ["plain"] * 10 and chooser.choice is None
+    chooser.plan(10)  # a loop of short fits: after 15 steps, 30 s of plain training
+    for step in range(10, 20):
+        chooser([step])
+    assert [m for m, _ in ran[10:]] == ["plain"] * 6 + ["compiled"] * 4
+    assert chooser.choice is not None and chooser.choice.chosen == "fast"
+
+
+def test_chooser_tries_early_in_a_fit_with_enough_left():
+    model, clock, ran = _model(), _Clock(), []
+    plain, make = _modes(clock, ran, plain_s=2.0, compiled_s=1.0)
+    chooser = AutoCompile(
+        model, plain, "fast", make, trial_after=2, trial_after_seconds=0.0, trial_steps=1,
+        trial_worth_seconds=30.0, clock=clock,
+    )  # fmt: skip
+    chooser.plan(40)  # after 2 steps, 37 left: 74 s of plain work
+    for step in range(4):
+        chooser([step])
+    assert [m for m, _ in ran] == ["plain", "plain", "plain", "compiled"]
+
+
 @training
 def test_failing_compile_restores_the_weights_and_stays_plain_with_a_warning():
     model = _model()
@@ -176,6 +214,7 @@ def test_auto_chooses_during_fit_and_trains_as_the_plain_step(monkeypatch, capsy
     monkeypatch.setattr(auto_compile, "TRIAL_AFTER", 1)
     monkeypatch.setattr(auto_compile, "TRIAL_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(auto_compile, "TRIAL_STEPS", 2)
+    monkeypatch.setattr(auto_compile, "TRIAL_WORTH_SECONDS", 0.0)
     losses, weights = _fit(model)  # 16 steps: 1 plain, 2 timed plain, 3 compiled, chosen
     choice = model._jit_compile_choice
     assert choice is not None, "the trial did not finish within 16 steps"

@@ -3,13 +3,20 @@
 A backend where compiling the step does not always pay (torch.compile, XLA on
 TensorFlow) hands `fit` an `AutoCompile` as its train function. It runs the plain step
 first. Once the model has trained `TRIAL_AFTER` steps that took `TRIAL_AFTER_SECONDS`
-together (compiling costs seconds that a shorter run never wins back, so short runs and
-tests never compile), it times `TRIAL_STEPS` plain steps, then compiles: the first
+together, and there is enough training left to win a compilation back, it times
+`TRIAL_STEPS` plain steps, then compiles: the first
 compiled call (the compilation) is not timed, the next `TRIAL_STEPS` are. Recompiles
 inside the timed calls stay in their time, so a step that keeps recompiling loses. The
 faster mode becomes the model's train function and `model.jit_compile` its bool. Every
 call, timed or not, trains on its batches exactly once: both modes update the same
 variables, so the trial loses and repeats no step.
+
+Compiling a step costs from seconds to about a minute on a CPU (a recurrent step with
+graph breaks), which a short run never wins back. So the trial waits until the plain work
+left in the current `fit` (its remaining steps at the plain pace), or the plain training
+the model has done over all its `fit` calls, reaches `TRIAL_WORTH_SECONDS`; a `fit` of
+unknown length counts as long. Short runs, tests and quick scripts never compile; a loop
+of short `fit` calls compiles once its total makes it worth it.
 
 When compiling fails (the first compiled call raises), the variables are put back as they
 were before that call, a warning says why, and the batch runs plain; plain is kept.
@@ -26,6 +33,7 @@ from typing import Any
 TRIAL_AFTER = 10
 TRIAL_AFTER_SECONDS = 5.0
 TRIAL_STEPS = 3
+TRIAL_WORTH_SECONDS = 30.0
 
 
 def _no_compilations() -> int:
@@ -95,6 +103,8 @@ class AutoCompile:
         trial_after_seconds: and the seconds those steps must have taken together (default
             `TRIAL_AFTER_SECONDS`).
         trial_steps: timed calls per mode (default `TRIAL_STEPS`).
+        trial_worth_seconds: the plain work left in this `fit`, or done over all, that
+            makes a trial worth its compilation (default `TRIAL_WORTH_SECONDS`).
         clock: the timer (seconds).
     """
 
@@ -108,6 +118,7 @@ class AutoCompile:
         trial_after: int | None = None,
         trial_after_seconds: float | None = None,
         trial_steps: int | None = None,
+        trial_worth_seconds: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self._model = model
@@ -121,6 +132,8 @@ class AutoCompile:
             TRIAL_AFTER_SECONDS if trial_after_seconds is None else trial_after_seconds
         )
         self._trial_steps = TRIAL_STEPS if trial_steps is None else max(trial_steps, 1)
+        self._worth_s = TRIAL_WORTH_SECONDS if trial_worth_seconds is None else trial_worth_seconds
+        self._left: int | None = None  # steps left in the current fit; None: unknown
         self._clock = clock
         self._steps = 0
         self._plain_elapsed = 0.0
@@ -130,10 +143,23 @@ class AutoCompile:
         self.choice: AutoChoice | None = None
         self.announce: Callable[[str], None] | None = None
 
+    def plan(self, steps: int | None) -> None:
+        """A `fit` starts that will run `steps` steps (None: unknown)."""
+        self._left = steps
+
+    def _worth_a_trial(self) -> bool:
+        if self._steps < self._trial_after or self._plain_elapsed < self._trial_after_s:
+            return False
+        if self._left is None or self._plain_elapsed >= self._worth_s:
+            return True
+        return self._left * self._plain_elapsed / max(self._steps, 1) >= self._worth_s
+
     def __call__(self, batches: list[Any]) -> Any:
+        if self._left is not None:
+            self._left -= len(batches)
         if self.choice is not None:
             return self._chosen(batches)
-        if self._steps < self._trial_after or self._plain_elapsed < self._trial_after_s:
+        if not self._plain_times and not self._worth_a_trial():
             # Not synced: waiting for the device at every step would slow these steps.
             start = self._clock()
             logs = self._plain.function(batches)
@@ -215,10 +241,12 @@ class AutoCompile:
             self.announce(self.choice.message())
 
 
-def announce_choice(train_function: Any, verbose: int) -> None:
-    """At ``verbose=2``, `fit` prints one line when ``jit_compile="auto"`` chooses."""
+def plan_fit(train_function: Any, verbose: int, steps: int | None) -> None:
+    """Tells an undecided ``jit_compile="auto"`` that a `fit` of `steps` steps (None:
+    unknown) starts; at ``verbose=2`` it prints one line when it chooses."""
     if isinstance(train_function, AutoCompile):
         train_function.announce = print if verbose == 2 else None
+        train_function.plan(steps)
 
 
 def _first_line(error: Exception) -> str:

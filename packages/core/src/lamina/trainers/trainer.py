@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from lamina import tree
-from lamina.trainers.auto_compile import announce_choice
+from lamina.trainers.auto_compile import plan_fit
 from lamina.trainers.batch_methods import BatchMethods, to_python
 from lamina.trainers.inference import Inference
 
@@ -303,7 +303,11 @@ class Trainer(BatchMethods, Inference):
         from lamina.callbacks import CallbackList
 
         return CallbackList(
-            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            callbacks,
+            add_progbar=verbose != 0,
+            model=self,
+            verbose=verbose,
+            epochs=1,
             steps=steps,
         )
 
@@ -389,7 +393,9 @@ class Trainer(BatchMethods, Inference):
                 if train_function is None:
                     self._prepare(batches[0], training=True)
                     train_function = self.make_train_function()
-                    announce_choice(train_function, verbose)
+                    per_epoch = iterator.num_batches
+                    left = None if per_epoch is None else per_epoch * (epochs - epoch) - step
+                    plan_fit(train_function, verbose, left)
                 logs = train_function(batches)
                 # Reading logs waits for the step: only when a callback looks at them.
                 if callback_list._targets("on_train_batch_end"):
