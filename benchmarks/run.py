@@ -1,7 +1,9 @@
 """Run every benchmark and print one JSON line per measurement.
 
 Each measurement compares Lamina with the raw backend doing the same work, in the same run,
-and reports the ratio. Nothing here asserts a time: ratios are read, not tested.
+and reports the ratio. Nothing here asserts a time: ratios are read, not tested. The first
+line names the machine and the versions measured (`environment.py`); `report.py` turns the
+lines into the table of docs/guides/performance.md.
 
 Usage: python benchmarks/run.py [--only NAME ...]
 """
@@ -15,6 +17,7 @@ import sys
 from augmentation import bench_augmentation
 from dispatch_overhead import bench_dispatch_overhead
 from distributed import bench_distributed
+from environment import environment
 from import_cost import bench_import_cost
 from inference_latency import bench_inference_latency
 from memory import bench_memory
@@ -41,6 +44,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args()
+    print(json.dumps(environment()), flush=True)
     for name, fn in BENCHMARKS.items():
         if args.only and name not in args.only:
             continue

@@ -1,0 +1,44 @@
+"""The machine and the package versions a benchmark run measured on: its first JSON line.
+
+Versions come from the installed distributions' metadata, so nothing here imports a
+framework (each backend is measured in its own fresh interpreter).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import platform
+from typing import Any
+
+PACKAGES = ("lamina", "numpy", "jax", "jaxlib", "torch", "tensorflow", "keras", "h5py")
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo on Linux), else what `platform` says."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def environment() -> dict[str, Any]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return {
+        "benchmark": "environment",
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "versions": versions,
+        "threads": os.environ.get("OMP_NUM_THREADS", "default"),
+    }
