@@ -36,6 +36,10 @@ from typing import Any
 import numpy as np
 
 from lamina import tree
+from lamina.backend.config import SETTINGS, STATELESS_SCOPE, SYMBOLIC_SCOPE
+from lamina.distribution.strategies import distribution
+from lamina.layers import layer as layer_module
+from lamina.ops.core.conversion import convert_to_numpy
 
 _PLAIN = object()
 """What the cached path returns when the call must take the plain path."""
@@ -103,10 +107,6 @@ class Inference:
         """The cached compiled forward of `x` (backend tensors, or also NumPy arrays with
         `arrays`); `_EAGER` for the first call of its signature, `_PLAIN` where it cannot be
         used."""
-        from lamina.backend.config import STATELESS_SCOPE, SYMBOLIC_SCOPE
-        from lamina.distribution import distribution
-        from lamina.layers import layer as layer_module
-
         version = layer_module._STRUCTURE_VERSION[0]
         cache = self._forward_cache
         if cache is not None and cache.version == version and not cache.safe:
@@ -133,7 +133,7 @@ class Inference:
                 return _PLAIN
             cache = _ForwardCache(version, list(self.variables))
             object.__setattr__(self, "_forward_cache", cache)
-        signature = (training, paths, *[(tuple(v.shape), _dtype_name(v)) for v in leaves])
+        signature = (training, paths, *[(tuple(v.shape), _dtype_key(v.dtype)) for v in leaves])
         if signature not in cache.seen:  # a first call: eager, cheaper than any trace
             cache.seen.add(signature)
             return _EAGER
@@ -149,24 +149,24 @@ class Inference:
 
     def predict_on_batch(self: Any, x: Any) -> Any:
         """The outputs for one batch, as NumPy arrays."""
-        from lamina.ops.core.conversion import convert_to_numpy
-
         self._check_batch((x,))
         if self._compiles_forward and self._inference_compiles() and _lamina_predict_step(self):
             self._sync_state()
             # NumPy goes to the compiled function as it is: it converts on the way in.
-            out = self._call_compiled(tree.map_structure(_as_input, x), False, arrays=True)
+            out = self._call_compiled(_map(_as_input, x), False, arrays=True)
             if out is _EAGER:  # not the compiled predict function either: no trace at all
                 out = self._plain_call(self._to_tensors([x])[0], training=False)
             if out is not _PLAIN:
-                return tree.map_structure(convert_to_numpy, out)
-        elif not self._compiles_forward and self.built and _lamina_predict_step(self):
-            from lamina.distribution import distribution
-
-            if distribution() is None:  # an eager backend: `predict_step`'s call, no loop
-                with self._inference_scope():
-                    out = self(self._to_tensors([x])[0], training=False)
-                return tree.map_structure(convert_to_numpy, out)
+                return _map(convert_to_numpy, out)
+        elif (
+            not self._compiles_forward
+            and self.built
+            and _lamina_predict_step(self)
+            and distribution() is None
+        ):  # an eager backend: `predict_step`'s call, with no step loop around it
+            with self._inference_scope():
+                out = self(self._to_tensors([x])[0], training=False)
+            return _map(convert_to_numpy, out)
         batches = self._to_tensors([(x,)])
         self._prepare(batches[0], training=False, with_targets=False)
         out = self.make_predict_function()(batches)[0]
@@ -180,6 +180,9 @@ class Inference:
         callbacks, ``verbose=0``): `predict_on_batch`'s. Otherwise None."""
         if callbacks is not None or steps is not None or verbose != 0:
             return None
+        if isinstance(x, np.ndarray):  # the common case, without flattening
+            rows = x.shape[0] if x.ndim else 0
+            return self.predict_on_batch(x) if 0 < rows <= (batch_size or 32) else None
         leaves = tree.flatten(x)
         if not leaves or not all(_is_array(leaf, self) for leaf in leaves):
             return None
@@ -194,11 +197,14 @@ class Inference:
 
 def _as_input(x: Any) -> Any:
     """NumPy's default float64 as Lamina's float type, as `_to_tensors` converts it."""
-    from lamina.backend.config import SETTINGS
-
     if isinstance(x, np.ndarray) and x.dtype == np.float64:
         return x.astype(SETTINGS.floatx)
     return x
+
+
+def _map(fn: Callable[[Any], Any], x: Any) -> Any:
+    """`tree.map_structure(fn, x)`, without its cost for a single tensor."""
+    return tree.map_structure(fn, x) if tree.is_nested(x) else fn(x)
 
 
 def _paths_and_leaves(x: Any) -> tuple[tuple[Any, ...], list[Any]]:
@@ -207,10 +213,10 @@ def _paths_and_leaves(x: Any) -> tuple[tuple[Any, ...], list[Any]]:
     return tuple(path for path, _ in pairs), [leaf for _, leaf in pairs]
 
 
-def _dtype_name(x: Any) -> Any:
-    """`x`'s dtype by name, so that a NumPy array and a tensor of one dtype match."""
-    dtype = x.dtype
-    return getattr(dtype, "name", dtype)
+def _dtype_key(dtype: Any) -> Any:
+    """`dtype` as a key of a signature: NumPy's (JAX's too) as it is, another backend's by
+    name, so that a NumPy array and a tensor of one dtype match."""
+    return dtype if isinstance(dtype, np.dtype) else getattr(dtype, "name", dtype)
 
 
 def _is_array(x: Any, model: Any) -> bool:
