@@ -110,6 +110,8 @@ class Functional(Function, Model):
                     f"received keys {sorted(inputs)}"
                 )
             return [inputs[n] for n in names]
+        if len(self.inputs) == 1 and not tree.is_nested(inputs):  # the common case
+            return [inputs]
         flat = tree.flatten(inputs)
         if len(flat) != len(self.inputs):
             raise ValueError(
@@ -160,6 +162,8 @@ class Functional(Function, Model):
             if isinstance(op, Layer) and op.supports_masking and args:
                 out_mask = op.compute_mask(args[0], kwargs.get("mask", in_mask))
             _store_outputs(node, produced, out_mask, values, masks)
+        if isinstance(self._outputs_struct, SymbolicTensor):  # one output: nothing to pack
+            return values[id(self._outputs_struct)]
         return tree.pack_sequence_as(self._outputs_struct, [values[id(t)] for t in self.outputs])
 
     @staticmethod

@@ -129,8 +129,7 @@ class Sequential(Model):
             )
         if tree.is_nested(input_shape) and not _is_shape(input_shape):
             raise ValueError(
-                "A Sequential model takes a single input. "
-                f"Received: input_shape={input_shape!r}"
+                f"A Sequential model takes a single input. Received: input_shape={input_shape!r}"
             )
         if self._sequence and isinstance(self._sequence[0], InputLayer):
             self._sequence.pop(0)
@@ -142,7 +141,9 @@ class Sequential(Model):
 
     def call(self, inputs: Any, training: bool | None = None, mask: Any = None) -> Any:
         if self._functional is not None:
-            return self._functional(inputs, training=training, mask=mask)
+            # The graph's `call`, not its `__call__`: this model's own `__call__` has already
+            # converted the inputs, set the call context and the name scope.
+            return self._functional.call(inputs, training=training, mask=mask)
         x = inputs
         for layer in self.layers:
             kwargs: dict[str, Any] = {}
