@@ -254,3 +254,22 @@ def test_saving_reads_each_variable_without_a_copy_and_still_round_trips(tmp_pat
     restored.load_weights(path)
     np.testing.assert_array_equal(restored.layers[-1].kernel.numpy(), copy)
     np.testing.assert_array_equal(restored.layers[-1].bias.numpy(), bias)
+
+
+def test_damaged_values_never_reach_a_variable_though_checks_run_behind_reads(tmp_path):
+    # Each layer's checksums are checked while the next layer is read, and always before
+    # its own values are assigned.
+    model = lamina.Sequential([lamina.Input((4,)), Dense(5), Dense(3), Dense(2)])
+    path = tmp_path / "m.weights.h5"
+    model.save_weights(path)
+    with h5py.File(path, "r+") as f:
+        kernels = []
+        f.visititems(lambda n, d: kernels.append(n) if isinstance(d, h5py.Dataset) else None)
+        last = next(k for k in kernels if f[k].shape == (3, 2))
+        f[last][0, 0] = f[last][0, 0] + 1.0  # the values change, their checksum does not
+    fresh = lamina.Sequential([lamina.Input((4,)), Dense(5), Dense(3), Dense(2)])
+    before = fresh.layers[-1].kernel.numpy()
+    with pytest.raises(LaminaFileError, match="do not match their checksum"):
+        fresh.load_weights(path)
+    np.testing.assert_array_equal(fresh.layers[-1].kernel.numpy(), before)
+    np.testing.assert_array_equal(fresh.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())

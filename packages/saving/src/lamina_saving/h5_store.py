@@ -370,6 +370,12 @@ class LazyArray:
 
     def load(self) -> np.ndarray:
         """The values, with read failures and checksum mismatches as `LaminaFileError`."""
+        return self.start()()
+
+    def start(self) -> Callable[[], np.ndarray]:
+        """Read the values now and start checking them on the CRC threads; the result
+        waits for the check and gives the values (or raises as `load` does). Reading the
+        next value meanwhile hides the check's cost."""
         try:
             value = _read_aligned(self._dataset)
             if _is_bfloat16(self._dataset):
@@ -384,8 +390,11 @@ class LazyArray:
                     f"variable {self._where} lacks its {CHECKSUM_ATTR} checksum, which every "
                     "variable of this file carries; the file is damaged.",
                 )
-            return value
-        actual = np.asarray(checksum(value), dtype=np.int64)
+            return lambda: value
+        pending = checksum_started(value)
+        return lambda: self._checked(value, stored, np.asarray(pending(), dtype=np.int64))
+
+    def _checked(self, value: np.ndarray, stored: Any, actual: np.ndarray) -> np.ndarray:
         saved = np.asarray(stored)
         if saved.dtype.kind not in "iu" or saved.shape != actual.shape:
             raise LaminaFileError(

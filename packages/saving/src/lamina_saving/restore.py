@@ -13,6 +13,7 @@ matched, what is still pending and what was never used.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,15 +174,36 @@ def _check_layer(layer: Any, path: str, values: list[tuple[str, Any]]) -> str | 
     return None
 
 
-def _assign_layer(layer: Any, path: str, values: list[tuple[str, Any]], file: str) -> None:
-    store = {}
-    for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values)):
-        array = _array(value)
-        if array.dtype != _numpy_dtype(variable.dtype):  # the message is built only then
-            where = f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})"
-            array = fit_value(array, variable.dtype, file, where)
-        store[str(i)] = array
-    _load_own(layer, store, file, lambda: _describe(layer, path))
+def _start_layer(
+    layer: Any, path: str, values: list[tuple[str, Any]], file: str
+) -> Callable[[], None]:
+    """Read `layer`'s values now, their checksums computing on other threads; the result
+    waits for the checks and assigns them. `restore_model` reads the next layer's values
+    before assigning these, so the checks cost (almost) nothing."""
+    pending = [
+        (value.start() if isinstance(value, LazyArray) else _constant(np.asarray(value)))
+        for _, value in values
+    ]
+
+    def assign() -> None:
+        store = {}
+        for i, (variable, (name, _)) in enumerate(zip(own_variables(layer), values)):
+            array = pending[i]()
+            if array.dtype != _numpy_dtype(variable.dtype):  # the message is built only then
+                where = f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})"
+                array = fit_value(array, variable.dtype, file, where)
+            store[str(i)] = array
+        _load_own(layer, store, file, lambda: _describe(layer, path))
+
+    return assign
+
+
+def _constant(array: np.ndarray) -> Callable[[], np.ndarray]:
+    return lambda: array
+
+
+def _nothing() -> None:
+    pass
 
 
 def _load_own(obj: Any, store: dict[str, Any], file: str, what: Any) -> None:
@@ -213,6 +235,7 @@ def restore_model(
     status = RestoreStatus(file) if status is None else status
     remaining = dict(entries)
     waiting: set[str] = set()  # keys of layers that exist but are not built yet
+    assign_previous: Callable[[], None] = _nothing  # one layer behind its read (`_start_layer`)
     for path, layer in walk_layers(model):
         own = own_variables(layer)
         key = group_of(section, path)
@@ -235,8 +258,11 @@ def restore_model(
             _mismatch(mismatch, file, skip_mismatch)
             status.skipped.append(key)
             continue
-        _assign_layer(layer, path, values, file)
+        assign = _start_layer(layer, path, values, file)
+        assign_previous()
+        assign_previous = assign
         status.matched.append(key)
+    assign_previous()
     opt_values = remaining.pop("optimizer", None)
     if opt_values is not None:
         _restore_optimizer(model, opt_values, file, skip_mismatch, status, remaining)
@@ -304,7 +330,9 @@ def load_optimizer(
         return
     store = {
         str(i): fit_value(
-            _array(a), variable.dtype, file,
+            _array(a),
+            variable.dtype,
+            file,
             f"optimizer {optimizer.name!r}, variable {variable.name!r} (saved as {name!r})",
         )
         for i, (variable, (name, a)) in enumerate(zip(own, values))
