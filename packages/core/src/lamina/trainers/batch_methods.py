@@ -96,6 +96,8 @@ class BatchMethods:
 
     def _check_batch(self: Any, batch: Any) -> None:
         """Refuse non-numeric data by argument name before the backend converts it."""
+        if all(isinstance(part, np.ndarray) and part.dtype.kind in "biufc" for part in batch):
+            return  # the common case, checked without walking the batch
         from lamina.trainers.data_adapters.data_adapter_utils import check_batch_dtypes
 
         check_batch_dtypes(batch, self._takes_strings)
