@@ -13,7 +13,8 @@ runs the same three calls beside them (``keras_s``, ``keras_ratio``: Keras / raw
 
 Every side warms up first (tracing is not timed), then `LAMINA_BENCH_REPEATS` (default 5)
 timed blocks of `LAMINA_BENCH_CALLS` (default 200) calls run interleaved; times per call are
-medians over the blocks.
+medians over the blocks. `cpu_ratio` compares process CPU time per call (a busy machine
+disturbs it less than the wall-clock `ratio`).
 """
 
 from __future__ import annotations
@@ -127,12 +128,13 @@ np.testing.assert_allclose(sides["predict"](), raw_numpy(), rtol=1e-4, atol=1e-5
 
 
 def block(fn):
-    start = time.perf_counter()
+    # (wall, process CPU) seconds per call; CPU time is steadier on a busy machine.
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(CALLS):
         out = fn()
     if not isinstance(out, np.ndarray):
         read(out)
-    return (time.perf_counter() - start) / CALLS
+    return (time.perf_counter() - start) / CALLS, (time.process_time() - cpu) / CALLS
 
 
 for fn in sides.values():  # warm up: traces and compiles are not timed
@@ -143,13 +145,15 @@ times = {k: [] for k in sides}
 for _ in range(REPEATS):
     for key, fn in sides.items():
         times[key].append(block(fn))
-med = {k: statistics.median(v) for k, v in times.items()}
+med = {k: statistics.median(t[0] for t in v) for k, v in times.items()}
+cpu = {k: statistics.median(t[1] for t in v) for k, v in times.items()}
 for measure, raw in (("predict", "raw_numpy"), ("predict_on_batch", "raw_numpy"),
                      ("call", "raw_tensor")):
     record = {
         "backend": name, "measure": measure, "batch": 32, "calls": CALLS,
         "lamina_s": round(med[measure], 7), f"{raw}_s": round(med[raw], 7),
         "ratio": round(med[measure] / med[raw], 3),
+        "cpu_ratio": round(cpu[measure] / cpu[raw], 3),
     }
     if "torch_compile" in med:
         record["torch_compile_s"] = round(med["torch_compile"], 7)
