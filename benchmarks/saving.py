@@ -17,6 +17,9 @@ by a power loss leaves the previous file intact), which takes one fsync of the n
 before it is renamed over the old one; ``np.savez`` overwrites in place and syncs nothing.
 Timing one against the other would measure the disk's flush, not the format, so the
 target pays the same flush. ``unsynced_ratio`` still reports Lamina / plain ``np.savez``.
+Every timed run starts with no dirty data in the page cache (an untimed ``os.sync()``):
+an fsync on ext4 commits the journal, which flushes every file's pending writes, so one
+op would otherwise pay for the writes of the ops timed before it.
 
 Times are medians of `LAMINA_BENCH_REPEATS` (default 3) interleaved runs. Peak memory is
 reported as a multiple of the model's size, two ways: `rss` is the process' resident set
@@ -73,6 +76,10 @@ class PeakRSS:
 
 
 def run_once(fn):
+    # Everything written before is flushed first (untimed): on ext4 an fsync commits the
+    # journal, which writes out every file's dirty data, so without this the op that
+    # syncs would pay for the writes of the ops timed before it.
+    os.sync()
     with PeakRSS() as mem:
         t = time.perf_counter()
         fn()
