@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -43,6 +44,12 @@ def default_device() -> torch.device:
     """Where new tensors go: the innermost device scope, else CUDA if visible, else CPU."""
     if _DEVICE:
         return _DEVICE[-1]
+    return _visible_device()
+
+
+@functools.cache
+def _visible_device() -> torch.device:
+    # Asked once: CUDA's visibility is fixed when the process starts.
     return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
 
 
@@ -50,7 +57,7 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
     target = to_torch_dtype(dtype) if dtype is not None else None
     if isinstance(x, torch.Tensor):
         return x if target is None or x.dtype == target else x.to(target)
-    if isinstance(x, np.ndarray) and x.dtype.name == "bfloat16":
+    if isinstance(x, np.ndarray) and x.dtype.kind == "V" and x.dtype.name == "bfloat16":
         # torch cannot read ml_dtypes' bfloat16 buffers; go through float32.
         out = torch.as_tensor(x.astype(np.float32), device=default_device())
         return out.to(target or torch.bfloat16)
