@@ -25,6 +25,10 @@ FAST_COMPILE = {"XLA_FLAGS": "--xla_backend_optimization_level=0"}
 LLVM's optimization passes: the same results, compiled in about half the time. Benchmarks
 and users keep XLA's defaults."""
 
+SLOWEST = "--durations=25"
+"""The longest suites name their slowest tests in every log: where CI time goes is read
+there, not guessed."""
+
 nox.options.sessions = [
     "lint",
     "typecheck",
@@ -116,6 +120,7 @@ def tests(session: nox.Session, backend: str) -> None:
         f"packages/backend-{backend}/tests",
         "packages/saving/tests",
         *ignored,
+        SLOWEST,
         *session.posargs,
         env={"LAMINA_BACKEND": backend, **FAST_COMPILE},
     )
@@ -212,6 +217,7 @@ def integration(session: nox.Session) -> None:
     session.run(
         "pytest",
         "integration_tests",
+        SLOWEST,
         *session.posargs,
         env={"LAMINA_BACKEND": "jax", **FAST_COMPILE},
     )
