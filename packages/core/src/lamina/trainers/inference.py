@@ -11,10 +11,9 @@ adapter or callbacks. On a backend that runs eagerly (PyTorch, NumPy) `predict_o
 calls the model directly, in the backend's `_inference_scope` (``torch.no_grad()``), with
 no predict function or step loop around it.
 
-Tracing and compiling cost far more than one eager call, so a signature (the structure,
-shapes and dtypes of the inputs and the ``training`` flag) is compiled only when it comes
-back: its first call runs the plain eager path, and the second traces and compiles. A model
-called once (a test, a script checking a shape) never pays for a compile.
+Every call of a signature, the first included, runs the compiled function: an eager
+first call would round differently (XLA and Grappler fuse ops), and two calls on the same
+inputs must give the same bits, as must `predict` of one batch and of several.
 
 The function is safe only when inference changes nothing: while it is traced, the call
 runs in a `StatelessScope`, and if any variable would be assigned (a stateful RNN, a
@@ -44,20 +43,16 @@ from lamina.ops.core.conversion import convert_to_numpy
 _PLAIN = object()
 """What the cached path returns when the call must take the plain path."""
 
-_EAGER = object()
-"""What the cached path returns for the first call of a signature: the plain path, once."""
-
 
 class _ForwardCache:
     """One model's compiled forward for one layer structure."""
 
-    __slots__ = ("functions", "safe", "seen", "variables", "version")
+    __slots__ = ("functions", "safe", "variables", "version")
 
     def __init__(self, version: int, variables: list[Any]) -> None:
         self.version = version
         self.variables = variables
         self.functions: dict[Any, Any] = {}  # keyed by the `training` argument
-        self.seen: set[Any] = set()  # the signatures called once already (run eagerly)
         self.safe = True
 
 
@@ -95,7 +90,7 @@ class Inference:
             training = kwargs.get("training")
             if (training is None or training is False) and self._inference_compiles():
                 out = self._call_compiled(args[0], training)
-                if out is not _PLAIN and out is not _EAGER:
+                if out is not _PLAIN:
                     return out
         return super().__call__(*args, **kwargs)  # type: ignore[misc]
 
@@ -105,8 +100,7 @@ class Inference:
 
     def _call_compiled(self: Any, x: Any, training: Any, arrays: bool = False) -> Any:
         """The cached compiled forward of `x` (backend tensors, or also NumPy arrays with
-        `arrays`); `_EAGER` for the first call of its signature, `_PLAIN` where it cannot be
-        used."""
+        `arrays`), or `_PLAIN` where it cannot be used."""
         version = layer_module._STRUCTURE_VERSION[0]
         cache = self._forward_cache
         if cache is not None and cache.version == version and not cache.safe:
@@ -119,10 +113,7 @@ class Inference:
             or distribution() is not None
         ):
             return _PLAIN
-        if tree.is_nested(x):
-            paths, leaves = _paths_and_leaves(x)
-        else:
-            paths, leaves = None, [x]
+        leaves = tree.flatten(x) if tree.is_nested(x) else [x]
         for leaf in leaves:
             if not (arrays and isinstance(leaf, np.ndarray)) and (
                 not self._concrete_input(leaf) or layer_module.get_mask(leaf) is not None
@@ -133,10 +124,6 @@ class Inference:
                 return _PLAIN
             cache = _ForwardCache(version, list(self.variables))
             object.__setattr__(self, "_forward_cache", cache)
-        signature = (training, paths, *[(tuple(v.shape), _dtype_key(v.dtype)) for v in leaves])
-        if signature not in cache.seen:  # a first call: eager, cheaper than any trace
-            cache.seen.add(signature)
-            return _EAGER
         function = cache.functions.get(training)
         if function is None:
             function = self._compile_forward(_pure_forward(self, cache, training))
@@ -154,8 +141,6 @@ class Inference:
             self._sync_state()
             # NumPy goes to the compiled function as it is: it converts on the way in.
             out = self._call_compiled(_map(_as_input, x), False, arrays=True)
-            if out is _EAGER:  # not the compiled predict function either: no trace at all
-                out = self._plain_call(self._to_tensors([x])[0], training=False)
             if out is not _PLAIN:
                 return _map(convert_to_numpy, out)
         elif (
@@ -205,18 +190,6 @@ def _as_input(x: Any) -> Any:
 def _map(fn: Callable[[Any], Any], x: Any) -> Any:
     """`tree.map_structure(fn, x)`, without its cost for a single tensor."""
     return tree.map_structure(fn, x) if tree.is_nested(x) else fn(x)
-
-
-def _paths_and_leaves(x: Any) -> tuple[tuple[Any, ...], list[Any]]:
-    """The paths (the structure, hashable) and the leaves of the nested input `x`."""
-    pairs = tree.flatten_with_path(x)
-    return tuple(path for path, _ in pairs), [leaf for _, leaf in pairs]
-
-
-def _dtype_key(dtype: Any) -> Any:
-    """`dtype` as a key of a signature: NumPy's (JAX's too) as it is, another backend's by
-    name, so that a NumPy array and a tensor of one dtype match."""
-    return dtype if isinstance(dtype, np.dtype) else getattr(dtype, "name", dtype)
 
 
 def _is_array(x: Any, model: Any) -> bool:
