@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import platform
+import shutil
+import subprocess
 from typing import Any
 
 PACKAGES = ("lamina", "numpy", "jax", "jaxlib", "torch", "tensorflow", "keras", "h5py")
@@ -26,6 +28,16 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def gpus() -> list[str]:
+    """The NVIDIA GPUs the machine shows (``nvidia-smi -L``), by name; none without it."""
+    if shutil.which("nvidia-smi") is None:
+        return []
+    listing = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+    # "GPU 0: NVIDIA H200 (UUID: ...)" -> "NVIDIA H200"
+    return [line.split(":", 1)[1].split("(UUID")[0].strip()
+            for line in listing.splitlines() if line.startswith("GPU ")]
+
+
 def environment() -> dict[str, Any]:
     versions = {}
     for name in PACKAGES:
@@ -37,6 +49,7 @@ def environment() -> dict[str, Any]:
         "benchmark": "environment",
         "cpu": cpu_model(),
         "cores": os.cpu_count(),
+        "gpus": gpus(),
         "system": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
         "versions": versions,

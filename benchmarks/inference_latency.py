@@ -66,22 +66,23 @@ if name == "jax":
 elif name == "torch":
     import torch
 
-    ps = [(torch.as_tensor(w), torch.as_tensor(b)) for w, b in pairs]
+    DEV = torch_device()
+    ps = [(torch.as_tensor(w).to(DEV), torch.as_tensor(b).to(DEV)) for w, b in pairs]
 
     def forward(xb):
         return mlp(ps, xb, torch.relu)
 
     def raw_numpy():
         with torch.no_grad():
-            return forward(torch.from_numpy(x)).numpy()
+            return forward(torch.from_numpy(x).to(DEV)).cpu().numpy()
 
-    xt = torch.as_tensor(x)
+    xt = torch.as_tensor(x).to(DEV)
 
     def raw_tensor():
         with torch.no_grad():
             return forward(xt)
 
-    read = lambda out: out.detach().numpy()
+    read = lambda out: out.detach().cpu().numpy()
     try:
         compiled = torch.compile(forward)
 

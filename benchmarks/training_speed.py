@@ -172,8 +172,10 @@ elif name == "torch":
     import torch
     import torch.nn.functional as F
 
+    DEV = torch_device()
+
     def build(weights, conv):
-        ps = [torch.nn.Parameter(torch.as_tensor(w).clone()) for w in weights]
+        ps = [torch.nn.Parameter(torch.as_tensor(w).clone().to(DEV)) for w in weights]
         def forward(xb):
             h = xb
             pairs = [(ps[i], ps[i + 1]) for i in range(0, len(ps), 2)]
@@ -195,11 +197,11 @@ elif name == "torch":
         yt = torch.as_tensor(y).long()
 
         def run(n):
-            total, count = torch.zeros(()), 0
+            total, count = torch.zeros((), device=DEV), 0
             for i in range(0, n, BATCH):
                 opt.zero_grad()
-                yb = yt[i:i + BATCH]
-                loss = F.cross_entropy(forward(xt[i:i + BATCH]), yb)
+                yb = yt[i:i + BATCH].to(DEV)
+                loss = F.cross_entropy(forward(xt[i:i + BATCH].to(DEV)), yb)
                 loss.backward()
                 opt.step()
                 total += loss.detach() * len(yb)  # the epoch's mean loss, as fit reports it
@@ -211,12 +213,13 @@ elif name == "torch":
 
     def raw_forward(weights, x):
         _, forward = build(weights, False)
-        xb = torch.as_tensor(x[:32])
+        xb = torch.as_tensor(x[:32]).to(DEV)
 
         def run():
             with torch.no_grad():
                 for _ in range(50):
-                    forward(xb)
+                    out = forward(xb)
+            out.cpu()
         run()
         return run
 

@@ -142,7 +142,8 @@ elif name == "torch":
     import torch.nn.functional as F
 
     def raw_epoch(weights):
-        params = [torch.nn.Parameter(torch.as_tensor(w)) for w in weights]
+        dev = torch_device()
+        params = [torch.nn.Parameter(torch.as_tensor(w).to(dev)) for w in weights]
         opt = torch.optim.Adam(params, lr=1e-3, eps=1e-7)
         xt, yt = torch.as_tensor(x).long(), torch.as_tensor(y).long()
 
@@ -164,7 +165,8 @@ elif name == "torch":
             loss = None
             for i in range(0, n, BATCH):
                 opt.zero_grad()
-                loss = F.cross_entropy(logits_of(xt[i:i + BATCH]), yt[i:i + BATCH])
+                xb, yb = xt[i:i + BATCH].to(dev), yt[i:i + BATCH].to(dev)
+                loss = F.cross_entropy(logits_of(xb), yb)
                 loss.backward()
                 opt.step()
             float(loss)

@@ -151,16 +151,18 @@ elif name == "torch":
                 rnn.bias_hh_l0.copy_(reorder(bias[1]))
             dense.weight.copy_(torch.as_tensor(dense_w).t())
             dense.bias.copy_(torch.as_tensor(dense_b))
+        dev = torch_device()
+        rnn, dense = rnn.to(dev), dense.to(dev)
         params = [*rnn.parameters(), *dense.parameters()]
         opt = torch.optim.Adam(params, lr=1e-3, eps=1e-7)
         xt, yt = torch.as_tensor(x), torch.as_tensor(y).long()
 
         def run(n):
-            total, count = torch.zeros(()), 0
+            total, count = torch.zeros((), device=dev), 0
             for i in range(0, n, BATCH):
                 opt.zero_grad()
-                out, _ = rnn(xt[i:i + BATCH])
-                yb = yt[i:i + BATCH]
+                out, _ = rnn(xt[i:i + BATCH].to(dev))
+                yb = yt[i:i + BATCH].to(dev)
                 loss = F.cross_entropy(dense(out[:, -1]), yb)
                 loss.backward()
                 opt.step()

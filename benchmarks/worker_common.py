@@ -11,6 +11,8 @@ A worker is Python source run in a fresh interpreter (`per_backend.run_per_backe
   wall seconds of each side and the ratios to raw (`ratio`, `cpu_ratio`, `keras_ratio`).
 * `settled(model, epoch)` — runs a Lamina model's epochs until `jit_compile="auto"` has
   chosen, and returns `epoch` (the warm-up every training worker ends with).
+* `torch_device()` — where a raw PyTorch side runs: the GPU when one is visible, as
+  Lamina's torch backend does; its batches move there one at a time, as Lamina's do.
 * `memory_side()` — the side named by ``LAMINA_BENCH_MEMORY`` when the worker runs for
   `memory.py` (one side per process, since a process's peak RSS only grows), else None;
   `report_memory(measure, side, setup)` sets that side up, runs its epoch and prints the
@@ -62,6 +64,11 @@ def compare(measure, sides, per=1, **extra):
         record["keras_ratio"] = round(med(wall["keras"]) / med(wall["raw"]), 3)
         record["keras_version"] = keras.__version__
     print(json.dumps(record), flush=True)
+
+
+def torch_device():
+    import torch
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def settled(model, epoch, limit=40):

@@ -69,6 +69,11 @@ def _run(
     lengths = _lengths(mask)
     if lengths is False:
         return None
+    if inputs.is_cuda:
+        # cuDNN copies the weights into one buffer through views, which a transposed
+        # kernel cannot give: a contiguous copy (an autograd op, so gradients still reach
+        # the layer's variables) is what it can read.
+        params = [p.contiguous() for p in params]
     train = torch.is_grad_enabled()
     if lengths is None:
         x = torch.flip(inputs, (1,)) if go_backwards else inputs
