@@ -48,3 +48,29 @@ def test_meta_tracing_reads_variables_and_keeps_new_ones_real():
     assert v.value.device.type == "cpu"
     assert all(w.value.device.type == "cpu" for w in made)
     np.testing.assert_array_equal(made[0].numpy(), [5.0, 5.0])
+
+
+def test_restored_weights_keep_the_read_buffer_and_the_parameter(tmp_path):
+    model = lamina.Sequential([lamina.Input((4,)), lamina.layers.Dense(3)])
+    model.save_weights(tmp_path / "m.weights.h5")
+    saved = [w.numpy() for w in model.weights]
+    for w in model.weights:
+        w.assign(np.zeros(w.shape, "float32"))
+    parameters = [w.value for w in model.weights]
+    pointers = [p.data_ptr() for p in parameters]
+    model.load_weights(tmp_path / "m.weights.h5")
+    assert [w.value for w in model.weights] == parameters  # the same Parameter objects
+    assert all(p.data_ptr() != old for p, old in zip(parameters, pointers))  # no copy
+    for w, value in zip(model.weights, saved):
+        np.testing.assert_array_equal(w.numpy(), value)
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(np.ones((5, 4), "float32"), np.ones((5, 3), "float32"), verbose=0)
+    assert not np.array_equal(model.weights[0].numpy(), saved[0])
+
+
+def test_an_assigned_user_array_is_still_copied():
+    v = lamina.Variable(np.zeros(3, "float32"))
+    mine = np.ones(3, "float32")
+    v.assign(mine)
+    mine[:] = 5.0
+    np.testing.assert_array_equal(v.numpy(), [1.0, 1.0, 1.0])

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from lamina.backend.kit import TrainableStateVariable, Variable
+from lamina.backend.kit import TrainableStateVariable, Variable, take_offered
 from lamina_torch import model_parallel
 from lamina_torch.core import _on_device, convert_to_tensor, meta_tracing, storage_device
 
@@ -37,15 +37,32 @@ class TorchVariable(TrainableStateVariable):
 
     def _initialize(self, value: Any) -> None:
         # Copy: torch.as_tensor shares a NumPy initial value's memory, and assignments
-        # must not write through to the caller's array.
+        # must not write through to the caller's array; unless the array is offered.
         value = model_parallel.place(self, value)
+        value = value.detach()
+        if not _offered(value):
+            value = value.clone()
         self._parameter = torch.nn.Parameter(
-            value.detach().clone(), requires_grad=self.trainable and _differentiable(value)
+            value, requires_grad=self.trainable and _differentiable(value)
         )
 
     def _direct_assign(self, value: Any) -> None:
         with torch.no_grad():
+            if self._adopts(value):
+                self._parameter.data = value  # the loader's fresh buffer: no copy
+                return
             self._parameter.copy_(model_parallel.assignable(self._parameter, value))
+
+    def _adopts(self, value: torch.Tensor) -> bool:
+        """Whether `value` wraps an array a weights reader offers (`kit.arrays_offered`)
+        and can be the parameter's storage as it is."""
+        current = self._parameter.data
+        return (
+            type(current) is torch.Tensor  # not a DTensor (ModelParallel)
+            and value.device == current.device
+            and value.dtype == current.dtype
+            and _offered(value)
+        )
 
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
         if isinstance(value, Variable):
@@ -62,6 +79,17 @@ class TorchVariable(TrainableStateVariable):
             # compute_output_spec runs on meta tensors: read a data-less copy of the value.
             return self._parameter.detach().to("meta")
         return self._parameter
+
+
+def _offered(value: torch.Tensor) -> bool:
+    """Whether `value` is a plain CPU tensor over an array offered to variables
+    (`kit.take_offered`), which it may then keep without a copy."""
+    return (
+        type(value) is torch.Tensor
+        and value.device.type == "cpu"
+        and value.is_contiguous()
+        and take_offered(value.data_ptr(), value.nbytes)
+    )
 
 
 def _differentiable(value: torch.Tensor) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from lamina.backend.kit import attach_restore, attached_restore
+from lamina.backend.kit import arrays_offered, attach_restore, attached_restore
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import ROOT, own_variables, path_component, walk_layers
 from lamina_saving.h5_store import LazyArray
@@ -187,13 +187,18 @@ def _start_layer(
 
     def assign() -> None:
         store = {}
-        for i, (variable, (name, _)) in enumerate(zip(own_variables(layer), values)):
+        fresh = []  # read from the file or converted here: no one else holds them
+        for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values)):
             array = pending[i]()
             if array.dtype != _numpy_dtype(variable.dtype):  # the message is built only then
                 where = f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})"
                 array = fit_value(array, variable.dtype, file, where)
+                fresh.append(array)
+            elif isinstance(value, LazyArray):
+                fresh.append(array)
             store[str(i)] = array
-        _load_own(layer, store, file, lambda: _describe(layer, path))
+        with arrays_offered(fresh):  # a backend may keep them as the variables' memory
+            _load_own(layer, store, file, lambda: _describe(layer, path))
 
     return assign
 

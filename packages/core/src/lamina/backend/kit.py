@@ -42,7 +42,9 @@ What is here, by use:
   model that is not built yet, with `attach_restore` and `attached_restore`;
   `initializers_skipped` for loaders that overwrite every weight anyway; `numpy_views`
   (1.14), inside which a backend's `convert_to_numpy` may give a read-only view of a
-  host tensor's memory instead of a copy (`numpy_views_allowed` tells a backend so).
+  host tensor's memory instead of a copy (`numpy_views_allowed` tells a backend so);
+  `arrays_offered` (1.15), inside which a variable assigned one of the arrays a reader
+  just filled may keep that memory as its value (`take_offered` tells a backend so).
 """
 
 from __future__ import annotations
@@ -97,10 +99,12 @@ from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
 from lamina.random.seed_generator import SeedStateScope as SeedStateScope
 from lamina.random.seed_generator import global_seed_generator as global_seed_generator
 from lamina.trainers.auto_compile import auto_train_function as auto_train_function
+from lamina.variables.offers import arrays_offered as arrays_offered
+from lamina.variables.offers import take_offered as take_offered
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 14)
+KIT_VERSION: tuple[int, int] = (1, 15)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

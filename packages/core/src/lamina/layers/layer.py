@@ -30,6 +30,7 @@ from lamina.ops.node import Node
 from lamina.ops.operation import Operation
 from lamina.ops.symbolic import SymbolicTensor, any_symbolic
 from lamina.random.seed_generator import SeedGenerator
+from lamina.variables.offers import arrays_offered, offer
 from lamina.variables.scopes import StatelessScope, get_stateless_scope
 from lamina.variables.variable import ALLOCATION_CHECK, Variable
 
@@ -78,7 +79,8 @@ def initializers_skipped(
     token = _INITIALIZERS_SKIPPED.set(True)
     check_token = None if check_allocation is None else ALLOCATION_CHECK.set(check_allocation)
     try:
-        yield
+        with arrays_offered():  # the zeros (`_zeros`): a variable may keep them uncopied
+            yield
     finally:
         if check_token is not None:
             ALLOCATION_CHECK.reset(check_token)
@@ -86,7 +88,10 @@ def initializers_skipped(
 
 
 def _zeros(shape: Any, dtype: Any = None) -> np.ndarray[Any, Any]:
-    return np.zeros(shape, dtypes.to_numpy_dtype(dtype))
+    # Untouched pages until written: a variable that keeps them (`offer`) costs no copy.
+    array = np.zeros(shape, dtypes.to_numpy_dtype(dtype))
+    offer(array)
+    return array
 
 
 def _mask_of(inputs: Any) -> Any:
