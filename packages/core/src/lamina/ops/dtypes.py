@@ -21,8 +21,7 @@ int32, `floatx()` or complex64.
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -99,11 +98,17 @@ def standardize_dtype(dtype: Any) -> str:
     """
     if dtype is None or dtype is float:
         return SETTINGS.floatx
-    kind = cast(Hashable, type(dtype))  # types hash; mypy's type[Any] says otherwise
     try:
-        return _standardize_hashable(kind, dtype)
+        return _STANDARD[type(dtype)][dtype]
+    except KeyError:
+        pass
     except TypeError:  # unhashable dtype-like object: resolve without the cache
         return _standardize_uncached(dtype)
+    name = _standardize_uncached(dtype)
+    known = _STANDARD.setdefault(type(dtype), {})
+    if len(known) < _STANDARD_LIMIT:
+        known[dtype] = name
+    return name
 
 
 def _standardize_uncached(dtype: Any) -> str:
@@ -132,12 +137,11 @@ def _standardize_uncached(dtype: Any) -> str:
 
 
 # Every op standardizes its inputs' dtypes; the lookup is the hot path, so cache it.
-# (float and None depend on floatx and are handled before the cache.) The key leads with
-# the dtype's type, so dtype objects of different libraries that hash alike are never
+# (float and None depend on floatx and are handled before the cache.) One table per type
+# of dtype object, so dtype objects of different libraries that hash alike are never
 # compared with each other (array_api_strict warns when compared with NumPy's).
-@functools.lru_cache(maxsize=256)
-def _standardize_hashable(kind: Hashable, dtype: Any) -> str:
-    return _standardize_uncached(dtype)
+_STANDARD: dict[type, dict[Any, str]] = {}
+_STANDARD_LIMIT = 256
 
 
 _ALIASES = {
