@@ -13,12 +13,13 @@ import numpy as np
 
 from lamina.backend.kit import DType, Tensor, numpy_views_allowed, to_numpy_dtype
 
-_NUMERIC_KINDS = frozenset("biufc")
+NUMERIC_KINDS = frozenset("biufc")
+"""NumPy dtype kinds JAX takes as they are (bool, integers, floats, complex)."""
 
 
 def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = None) -> Tensor:
     if dtype is None:
-        if type(x) is np.ndarray and x.dtype.kind in _NUMERIC_KINDS:
+        if type(x) is np.ndarray and x.dtype.kind in NUMERIC_KINDS:
             # A batch from NumPy: `device_put` is the direct (and, on a GPU, asynchronous)
             # copy; `jnp.asarray` takes a primitive's Python path, 3x slower per batch.
             return jax.device_put(x)

@@ -30,19 +30,18 @@ from lamina.backend.kit import (
     unpack_x_y_sample_weight,
 )
 from lamina_jax import distribution
+from lamina_jax.core import NUMERIC_KINDS
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
-
-_NUMERIC_KINDS = frozenset("biuf")
+EvalState = tuple[list[Any], list[Any], list[Any]]
 
 
 def _jit_argument(x: Any) -> Any:
     """One array of a batch as a jitted step takes it: a numeric NumPy array as it is
     (float64 as floatx, as every backend converts it), anything else as a JAX array."""
-    if type(x) is np.ndarray and x.dtype.kind in _NUMERIC_KINDS:
+    if type(x) is np.ndarray and x.dtype.kind in NUMERIC_KINDS:
         return x.astype(lamina.config.floatx()) if x.dtype == np.float64 else x
     return x if x is None or isinstance(x, jax.Array) else jnp.asarray(x)
-EvalState = tuple[list[Any], list[Any], list[Any]]
 
 
 class JaxTrainer:

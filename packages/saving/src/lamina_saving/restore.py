@@ -187,14 +187,13 @@ def _start_layer(
 
     def assign() -> None:
         store = {}
-        fresh = []  # read from the file or converted here: no one else holds them
+        fresh = []  # read from the file just now (or cast from that): no one else holds them
         for i, (variable, (name, value)) in enumerate(zip(own_variables(layer), values)):
             array = pending[i]()
             if array.dtype != _numpy_dtype(variable.dtype):  # the message is built only then
                 where = f"{_describe(layer, path)}, variable {variable.name!r} (saved as {name!r})"
                 array = fit_value(array, variable.dtype, file, where)
-                fresh.append(array)
-            elif isinstance(value, LazyArray):
+            if isinstance(value, LazyArray):
                 fresh.append(array)
             store[str(i)] = array
         with arrays_offered(fresh):  # a backend may keep them as the variables' memory
