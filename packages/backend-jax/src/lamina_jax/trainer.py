@@ -37,10 +37,14 @@ EvalState = tuple[list[Any], list[Any], list[Any]]
 
 
 def _jit_argument(x: Any) -> Any:
-    """One array of a batch as a jitted step takes it: a numeric NumPy array as it is
-    (float64 as floatx, as every backend converts it), anything else as a JAX array."""
+    """One array of a batch as a jitted step takes it: a numeric NumPy array as it is,
+    in the dtype JAX would give it (float64 as floatx, as every backend converts it;
+    int64 as int32 without x64), anything else as a JAX array."""
     if type(x) is np.ndarray and x.dtype.kind in NUMERIC_KINDS:
-        return x.astype(lamina.config.floatx()) if x.dtype == np.float64 else x
+        if x.dtype == np.float64:
+            return x.astype(lamina.config.floatx())
+        canonical = jax.dtypes.canonicalize_dtype(x.dtype)
+        return x if canonical == x.dtype else x.astype(canonical)
     return x if x is None or isinstance(x, jax.Array) else jnp.asarray(x)
 
 

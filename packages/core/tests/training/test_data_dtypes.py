@@ -86,3 +86,22 @@ def test_numeric_data_of_every_kind_passes():
     assert non_numeric_dtype(np.zeros(2, "complex64")) is None
     assert non_numeric_dtype(np.array(["2024-01-01"], "datetime64[D]")).endswith("(dates)")
     assert non_numeric_dtype([1, 2]) is None  # no dtype: nothing to judge
+
+
+@pytest.mark.requires(lamina.backend.Capability.TRAINING)
+def test_numpy_default_dtypes_train_like_the_narrow_ones():
+    # float64 inputs and int64 labels and weights (what NumPy makes by default) go in as
+    # floatx and int32 would, silently: no backend warns about a 64-bit dtype it lacks.
+    def fitted(x, y, weights):
+        lamina.utils.set_random_seed(0)
+        model = lamina.Sequential([lamina.Input((3,)), layers.Dense(2)])
+        model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy",
+                      metrics=["accuracy"])  # metrics read the labels eagerly too
+        history = model.fit(x, y, sample_weight=weights, batch_size=3, shuffle=False, verbose=0)
+        return history.history["loss"][0], model.evaluate(x, y, verbose=0), model.predict(x)
+
+    wide = fitted(X.astype("float64"), Y.astype("int64"), np.ones(8, "int64"))
+    narrow = fitted(X, Y, np.ones(8, "int32"))
+    np.testing.assert_allclose(wide[0], narrow[0], rtol=1e-6)
+    np.testing.assert_allclose(wide[1], narrow[1], rtol=1e-6)
+    np.testing.assert_allclose(wide[2], narrow[2], rtol=1e-6)
