@@ -16,7 +16,6 @@ import inspect
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 import lamina
@@ -30,7 +29,7 @@ from lamina.backend.kit import (
     unpack_x_y_sample_weight,
 )
 from lamina_jax import distribution
-from lamina_jax.core import NUMERIC_KINDS
+from lamina_jax.core import NUMERIC_KINDS, convert_to_tensor
 
 State = tuple[list[Any], list[Any], list[Any], list[Any]]
 EvalState = tuple[list[Any], list[Any], list[Any]]
@@ -45,7 +44,7 @@ def _jit_argument(x: Any) -> Any:
             return x.astype(lamina.config.floatx())
         canonical = jax.dtypes.canonicalize_dtype(x.dtype)
         return x if canonical == x.dtype else x.astype(canonical)
-    return x if x is None or isinstance(x, jax.Array) else jnp.asarray(x)
+    return x if x is None or isinstance(x, jax.Array) else convert_to_tensor(x)
 
 
 class JaxTrainer:
