@@ -61,8 +61,10 @@ def convert_to_tensor(x: Any, dtype: DType | None = None, sparse: bool | None = 
         # torch cannot read ml_dtypes' bfloat16 buffers; go through float32.
         out = torch.as_tensor(x.astype(np.float32), device=default_device())
         return out.to(target or torch.bfloat16)
-    if isinstance(x, np.ndarray) and any(step < 0 for step in x.strides):
-        x = x.copy()  # torch cannot wrap NumPy views with negative strides (x[::-1])
+    if isinstance(x, np.ndarray) and (not x.flags.writeable or any(step < 0 for step in x.strides)):
+        # torch cannot wrap NumPy views with negative strides (x[::-1]), and would share
+        # read-only memory (a memory-mapped file) as a writable tensor.
+        x = x.copy()
     if dtype is not None and not isinstance(x, np.ndarray):
         x = np.asarray(x, dtype=to_numpy_dtype(dtype) if dtype != "bfloat16" else np.float32)
     out = torch.as_tensor(x, device=default_device())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -225,3 +227,18 @@ ERRORS = [
 def test_creation_bad_input_names_the_op(name, fn, exc):
     with pytest.raises(exc, match=f"`{name}`"):
         fn()
+
+
+def test_read_only_arrays_convert_without_warnings(tmp_path) -> None:
+    # A memory-mapped dataset opened read-only, and a view NumPy marks read-only: PyTorch
+    # warns on (and could write into) the memory of such an array, so it gets a copy.
+    path = tmp_path / "x.npy"
+    np.save(path, X)
+    mapped = np.load(path, mmap_mode="r")
+    frozen = X.copy()
+    frozen.flags.writeable = False
+    for array in (mapped, frozen, mapped[::-1]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = ops.add(ops.convert_to_tensor(array), 1.0)
+        assert_allclose(out, np.asarray(array) + 1.0)
