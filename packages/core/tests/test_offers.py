@@ -8,8 +8,8 @@ import pytest
 
 import lamina
 from lamina.backend.kit import Capability, arrays_offered, take_offered
-from lamina.layers.layer import initializers_skipped
-from lamina.variables.offers import offer
+from lamina.layers.layer import _zeros, initializers_skipped
+from lamina.variables.offers import ALIGNMENT, aligned_empty, offer
 
 
 def test_an_offer_is_taken_once_and_only_inside():
@@ -65,3 +65,21 @@ def test_weights_created_while_initializers_are_skipped_start_as_zeros_and_train
     x, y = np.ones((4, 3), "float32"), np.ones((4, 2), "float32")
     model.fit(x, y, epochs=1, verbose=0)
     assert np.abs(model.weights[0].numpy()).sum() > 0
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (7,), (), (0, 4)])
+@pytest.mark.parametrize("zeroed", [False, True])
+def test_aligned_empty_starts_on_the_boundary(shape, zeroed):
+    array = aligned_empty(shape, "float16", zeroed=zeroed)
+    assert array.shape == shape and array.dtype == np.float16
+    assert array.flags.c_contiguous and array.flags.writeable
+    assert array.size == 0 or array.ctypes.data % ALIGNMENT == 0
+    if zeroed:
+        assert not array.any()
+
+
+def test_the_zeros_standing_in_for_weights_are_aligned_offers():
+    with arrays_offered():
+        zeros = _zeros((64, 3), "float32")
+        assert zeros.ctypes.data % ALIGNMENT == 0 and not zeros.any()
+        assert take_offered(zeros.ctypes.data, zeros.nbytes)

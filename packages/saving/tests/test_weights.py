@@ -215,7 +215,7 @@ def test_values_for_a_built_models_unbuilt_layer_wait_for_it(tmp_path):
 
 def test_values_are_read_into_aligned_arrays_equal_to_the_saved_ones(tmp_path):
     # 64-byte aligned, so a backend (TensorFlow) takes them without copying them first.
-    from lamina_saving.h5_store import ALIGNMENT
+    from lamina.variables.offers import ALIGNMENT
     from lamina_saving.keras3.files import LayoutReader
 
     model = lamina.Sequential([lamina.Input((4,)), Dense(5), Dense(3)])

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
-from lamina.backend.kit import TrainableStateVariable, Variable
+from lamina.backend.kit import TrainableStateVariable, Variable, take_offered
 from lamina_tensorflow import distribution
 from lamina_tensorflow.core import convert_to_tensor
 
@@ -57,6 +58,10 @@ class TensorflowVariable(TrainableStateVariable):
     def _convert_to_tensor(self, value: Any, dtype: str) -> Any:
         if isinstance(value, Variable):
             value = value.value
+        if isinstance(value, np.ndarray) and _offered(value, dtype):
+            # A tensor over the array's memory: TF copies every NumPy array it converts,
+            # and assigning a tensor keeps its buffer, so the variable keeps the array's.
+            return tf.experimental.dlpack.from_dlpack(value.__dlpack__())
         return convert_to_tensor(value, dtype)
 
     def _stored_value(self) -> Any:
@@ -75,6 +80,22 @@ class TensorflowVariable(TrainableStateVariable):
     @property
     def handle(self) -> Any:
         return self._variable.handle
+
+
+EIGEN_ALIGNMENT = 64
+"""The byte alignment TF's kernels assume of a tensor's memory (Eigen with AVX-512): an
+array at another address would crash them if a tensor were made over it."""
+
+
+def _offered(value: np.ndarray[Any, Any], dtype: str) -> bool:
+    """Whether `value` is an array offered to variables (`kit.take_offered`) that a tensor
+    of `dtype` can be made over without a copy."""
+    return (
+        value.dtype.name == dtype
+        and value.dtype.kind in "biufc"  # what DLPack carries (not ml_dtypes' bfloat16)
+        and value.ctypes.data % EIGEN_ALIGNMENT == 0
+        and take_offered(value.ctypes.data, value.nbytes)
+    )
 
 
 def _variable_to_tensor(

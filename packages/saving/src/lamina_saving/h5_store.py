@@ -23,6 +23,7 @@ import h5py
 import ml_dtypes
 import numpy as np
 
+from lamina.backend.kit import aligned_empty
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.zip_member import crc32
@@ -415,20 +416,13 @@ class LazyArray:
         return value
 
 
-ALIGNMENT = 64
-"""Byte alignment of the arrays values are read into: what backends (TensorFlow's Eigen
-with AVX-512) need to take a NumPy array without copying it first."""
-
-
 def _read_aligned(dataset: h5py.Dataset) -> np.ndarray:
-    """The dataset's values, read straight into a new `ALIGNMENT`-aligned array."""
+    """The dataset's values, read straight into a new aligned array (`kit.aligned_empty`:
+    a backend can keep it as a variable's memory)."""
     shape, dtype = tuple(dataset.shape), dataset.dtype
-    nbytes = math.prod(shape) * dtype.itemsize
-    if not nbytes or not shape:
+    if not shape or not math.prod(shape):
         return np.asarray(dataset[()])
-    raw = np.empty(nbytes + ALIGNMENT, np.uint8)
-    skip = -raw.ctypes.data % ALIGNMENT
-    out = raw[skip : skip + nbytes].view(dtype).reshape(shape)
+    out = aligned_empty(shape, dtype)
     dataset.read_direct(out)
     return out
 

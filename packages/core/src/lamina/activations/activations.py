@@ -74,7 +74,7 @@ def relu(
     """
     plain = max_value is None and type(negative_slope) is float and type(threshold) is float
     if plain and negative_slope == 0.0 == threshold:  # every Dense's: nothing to check
-        return ops.nn.relu(_float_input(x))
+        return ops.nn.relu(x)  # which computes ints and bools in floatx, as _float_input
     slope = _number("relu", "negative_slope", negative_slope, minimum=0.0)
     cap = None if max_value is None else _number("relu", "max_value", max_value, minimum=0.0)
     shift = _number("relu", "threshold", threshold)

@@ -44,7 +44,9 @@ What is here, by use:
   (1.14), inside which a backend's `convert_to_numpy` may give a read-only view of a
   host tensor's memory instead of a copy (`numpy_views_allowed` tells a backend so);
   `arrays_offered` (1.15), inside which a variable assigned one of the arrays a reader
-  just filled may keep that memory as its value (`take_offered` tells a backend so).
+  just filled may keep that memory as its value (`take_offered` tells a backend so);
+  `aligned_empty` (1.16), the 64-byte-aligned arrays readers fill and offer, which a
+  backend whose kernels assume aligned memory can keep.
 """
 
 from __future__ import annotations
@@ -99,12 +101,13 @@ from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
 from lamina.random.seed_generator import SeedStateScope as SeedStateScope
 from lamina.random.seed_generator import global_seed_generator as global_seed_generator
 from lamina.trainers.auto_compile import auto_train_function as auto_train_function
+from lamina.variables.offers import aligned_empty as aligned_empty
 from lamina.variables.offers import arrays_offered as arrays_offered
 from lamina.variables.offers import take_offered as take_offered
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 15)
+KIT_VERSION: tuple[int, int] = (1, 16)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

@@ -30,7 +30,7 @@ from lamina.ops.node import Node
 from lamina.ops.operation import Operation
 from lamina.ops.symbolic import SymbolicTensor, any_symbolic
 from lamina.random.seed_generator import SeedGenerator
-from lamina.variables.offers import arrays_offered, offer
+from lamina.variables.offers import aligned_empty, arrays_offered, offer
 from lamina.variables.scopes import StatelessScope, get_stateless_scope
 from lamina.variables.variable import ALLOCATION_CHECK, Variable
 
@@ -89,7 +89,7 @@ def initializers_skipped(
 
 def _zeros(shape: Any, dtype: Any = None) -> np.ndarray[Any, Any]:
     # Untouched pages until written: a variable that keeps them (`offer`) costs no copy.
-    array = np.zeros(shape, dtypes.to_numpy_dtype(dtype))
+    array = aligned_empty(tuple(shape), dtypes.to_numpy_dtype(dtype), zeroed=True)
     offer(array)
     return array
 

@@ -10,7 +10,7 @@ import inspect
 from typing import Any, ClassVar
 
 from lamina.ops import dtypes
-from lamina.ops.dispatch import promote, to_tensor
+from lamina.ops.dispatch import native, promote, to_tensor
 from lamina.ops.eager_memo import memo
 from lamina.ops.operation import Operation, _snake_case
 from lamina.ops.shapes import broadcast_shapes, canonical_axes, reduced_shape, static_shape
@@ -100,7 +100,29 @@ def _plain(value: Any) -> Any:
     return {k: _plain(v) for k, v in value.items()}
 
 
-class ElementwiseBinary(Op):
+class PromotingBinary(Op):
+    """Two inputs converted to one dtype (`_checked_dtype`, which also checks their
+    shapes) before `compute`."""
+
+    def call(self, x1: Any, x2: Any) -> Any:
+        dtype, ready = memo(self, (x1, x2), lambda: self._promotion(x1, x2))
+        if not ready:
+            x1, x2 = promote(self.op_name, x1, x2, dtype=dtype)
+        return self.compute(x1, x2)
+
+    def _promotion(self, x1: Any, x2: Any) -> tuple[str, bool]:
+        """The dtype to compute in, and whether both inputs are already tensors of it."""
+        dtype = self._checked_dtype(x1, x2)
+        return dtype, native(dtype, x1, x2)
+
+    def _checked_dtype(self, x1: Any, x2: Any) -> str:
+        raise NotImplementedError
+
+    def compute(self, x1: Any, x2: Any) -> Any:
+        raise NotImplementedError
+
+
+class ElementwiseBinary(PromotingBinary):
     """Two inputs broadcast together; the output dtype is their promoted dtype."""
 
     def output_dtype(self, dtype: str) -> str:
@@ -115,11 +137,6 @@ class ElementwiseBinary(Op):
             raise TypeError(f"`{self.op_name}`: {e}") from None
         return SymbolicTensor(shape, self.output_dtype(dtype))
 
-    def call(self, x1: Any, x2: Any) -> Any:
-        dtype = memo(self, (x1, x2), lambda: self._checked_dtype(x1, x2))
-        a, b = promote(self.op_name, x1, x2, dtype=dtype)
-        return self.compute(a, b)
-
     def _checked_dtype(self, x1: Any, x2: Any) -> str:
         """Check that the shapes broadcast; return the promoted dtype."""
         broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
@@ -127,9 +144,6 @@ class ElementwiseBinary(Op):
             return dtypes.result_type(dtypes.promotion_key(x1), dtypes.promotion_key(x2))
         except ValueError as e:
             raise TypeError(f"`{self.op_name}`: {e}") from None
-
-    def compute(self, x1: Any, x2: Any) -> Any:
-        raise NotImplementedError
 
 
 class ElementwiseUnary(Op):
@@ -158,8 +172,12 @@ class FloatUnary(ElementwiseUnary):
         return dtypes.result_type(dtype, float)
 
     def call(self, x: Any) -> Any:
-        dtype = memo(self, (x,), lambda: self.output_dtype(dtypes.dtype_of(x)))
-        return self.compute(to_tensor(x, dtype))
+        dtype, ready = memo(self, (x,), lambda: self._compute_dtype(x))
+        return self.compute(x if ready else to_tensor(x, dtype))
+
+    def _compute_dtype(self, x: Any) -> tuple[str, bool]:
+        dtype = self.output_dtype(dtypes.dtype_of(x))
+        return dtype, native(dtype, x)
 
 
 class Reduction(Op):

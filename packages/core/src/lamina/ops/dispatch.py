@@ -33,6 +33,21 @@ def to_tensor(x: Any, dtype: str | None = None) -> Any:
     return b.core.convert_to_tensor(x, dtype)
 
 
+def native(dtype: str, *xs: Any) -> bool:
+    """Whether `to_tensor(x, dtype)` returns every `x` as it is.
+
+    It depends only on each input's type and dtype, so ops memoize it beside their checks
+    (`eager_memo`) and skip the conversion calls when it holds.
+    """
+    core = backend().core
+    return all(
+        not isinstance(x, Variable)
+        and core.is_tensor(x)
+        and dtypes.standardize_dtype(x.dtype) == dtype
+        for x in xs
+    )
+
+
 def promote(op: str, *xs: Any, dtype: str | None = None) -> list[Any]:
     """Convert `xs` to tensors of their common dtype (or `dtype` when given).
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +38,22 @@ def arrays_offered(arrays: Iterable[np.ndarray] = ()) -> Iterator[None]:
         yield
     finally:
         _OFFERED.reset(token)
+
+
+ALIGNMENT = 64
+"""The byte boundary that `aligned_empty` arrays start at: a backend whose kernels assume
+aligned memory (TensorFlow's Eigen with AVX-512: 64) can make a tensor over them."""
+
+
+def aligned_empty(shape: tuple[int, ...], dtype: Any, zeroed: bool = False) -> np.ndarray:
+    """A new C-contiguous array whose memory starts on an `ALIGNMENT` boundary: what
+    readers fill and offer. `zeroed` fills it with zeros (pages the OS zeroes when first
+    touched, as `np.zeros`)."""
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    raw = (np.zeros if zeroed else np.empty)(nbytes + ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % ALIGNMENT
+    return raw[skip : skip + nbytes].view(dtype).reshape(shape)
 
 
 def offer(array: np.ndarray) -> None:

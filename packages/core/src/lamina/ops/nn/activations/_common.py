@@ -8,7 +8,7 @@ from typing import Any
 from lamina.backend.config import SETTINGS
 from lamina.ops import dtypes
 from lamina.ops.base import Op
-from lamina.ops.dispatch import to_tensor
+from lamina.ops.dispatch import native, to_tensor
 from lamina.ops.eager_memo import memo
 from lamina.ops.shapes import Shape, check_rank, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -70,7 +70,12 @@ class Activation(Op):
         return SymbolicTensor(static_shape(x), float_dtype(self.op_name, x))
 
     def call(self, x: Any) -> Any:
-        return self.compute(to_tensor(x, memo(self, (x,), lambda: float_dtype(self.op_name, x))))
+        dtype, ready = memo(self, (x,), lambda: self._compute_dtype(x))
+        return self.compute(x if ready else to_tensor(x, dtype))
+
+    def _compute_dtype(self, x: Any) -> tuple[str, bool]:
+        dtype = float_dtype(self.op_name, x)
+        return dtype, native(dtype, x)
 
     def compute(self, x: Any) -> Any:
         raise NotImplementedError

@@ -12,7 +12,7 @@ from typing import Any
 
 from lamina.ops import dtypes
 from lamina.ops.base import ElementwiseBinary, ElementwiseUnary
-from lamina.ops.dispatch import backend, promote, to_tensor
+from lamina.ops.dispatch import backend, native, promote, to_tensor
 from lamina.ops.eager_memo import memo
 from lamina.ops.shapes import broadcast_shapes, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -43,7 +43,7 @@ def to_float(op: str, dtype: str, allow_complex: bool = True) -> str:
 
 def finish(out: Any, dtype: str) -> Any:
     """`out` cast to `dtype` if the framework returned another dtype."""
-    if dtypes.dtype_of(out) != dtype:
+    if dtypes.standardize_dtype(out.dtype) != dtype:
         return backend().core.cast(out, dtype)
     return out
 
@@ -69,15 +69,18 @@ class Binary(ElementwiseBinary):
         shape = broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
         return SymbolicTensor(shape, self.dtypes_for(x1, x2)[1])
 
-    def _checked_dtypes(self, x1: Any, x2: Any) -> tuple[str, str]:
-        """Check that the shapes broadcast; return the compute and output dtypes."""
+    def _checked_dtypes(self, x1: Any, x2: Any) -> tuple[str, str, bool]:
+        """Check that the shapes broadcast; return the compute and output dtypes, and
+        whether both inputs are already tensors of the compute dtype."""
         broadcast_shapes(self.op_name, static_shape(x1), static_shape(x2))
-        return self.dtypes_for(x1, x2)
+        compute, out = self.dtypes_for(x1, x2)
+        return compute, out, native(compute, x1, x2)
 
     def call(self, x1: Any, x2: Any) -> Any:
-        compute, out = memo(self, (x1, x2), lambda: self._checked_dtypes(x1, x2))
-        a, b = promote(self.op_name, x1, x2, dtype=compute)
-        return finish(self.compute(a, b), out)
+        compute, out, ready = memo(self, (x1, x2), lambda: self._checked_dtypes(x1, x2))
+        if not ready:
+            x1, x2 = promote(self.op_name, x1, x2, dtype=compute)
+        return finish(self.compute(x1, x2), out)
 
 
 class Unary(ElementwiseUnary):
@@ -93,13 +96,14 @@ class Unary(ElementwiseUnary):
         return SymbolicTensor(static_shape(x), self.output_dtype(dtype))
 
     def call(self, x: Any) -> Any:
-        dtype, out = memo(self, (x,), lambda: self._dtypes(x))
-        return finish(self.compute(to_tensor(x, dtype)), out)
+        dtype, out, ready = memo(self, (x,), lambda: self._dtypes(x))
+        return finish(self.compute(x if ready else to_tensor(x, dtype)), out)
 
-    def _dtypes(self, x: Any) -> tuple[str, str]:
-        """The compute and output dtypes for input `x`."""
+    def _dtypes(self, x: Any) -> tuple[str, str, bool]:
+        """The compute and output dtypes for input `x`, and whether `x` is already a
+        tensor of the compute dtype."""
         dtype = self.input_dtype(dtypes.dtype_of(x))
-        return dtype, self.output_dtype(dtype)
+        return dtype, self.output_dtype(dtype), native(dtype, x)
 
 
 class FloatOp(Unary):

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lamina.ops import dtypes
-from lamina.ops.base import Op
-from lamina.ops.dispatch import promote
-from lamina.ops.eager_memo import memo
+from lamina.ops.base import PromotingBinary
 from lamina.ops.shapes import static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
@@ -31,7 +29,7 @@ def _check_dims(op: str, a: int | None, b: int | None, what: str, sa: Shape, sb:
         raise ValueError(f"`{op}`: {what} must match. Received: x1.shape={sa}, x2.shape={sb}")
 
 
-class _Binary(Op):
+class _Binary(PromotingBinary):
     """Two tensors promoted to one dtype; subclasses give the output shape and compute."""
 
     def shape(self, a: Shape, b: Shape) -> Shape:
@@ -44,15 +42,7 @@ class _Binary(Op):
         shape = self.shape(static_shape(x1), static_shape(x2))
         return SymbolicTensor(shape, self.output_dtype(_join(self.op_name, x1, x2)))
 
-    def call(self, x1: Any, x2: Any) -> Any:
-        dtype = memo(self, (x1, x2), lambda: self._checked_dtype(x1, x2))
-        a, b = promote(self.op_name, x1, x2, dtype=dtype)
-        return self.compute(a, b)
-
     def _checked_dtype(self, x1: Any, x2: Any) -> str:
         """Check the shapes; return the dtype the product computes in."""
         self.shape(static_shape(x1), static_shape(x2))
         return self.output_dtype(_join(self.op_name, x1, x2))
-
-    def compute(self, x1: Any, x2: Any) -> Any:
-        raise NotImplementedError
