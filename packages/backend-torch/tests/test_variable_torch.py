@@ -74,3 +74,19 @@ def test_an_assigned_user_array_is_still_copied():
     v.assign(mine)
     mine[:] = 5.0
     np.testing.assert_array_equal(v.numpy(), [1.0, 1.0, 1.0])
+
+
+def test_counters_and_totals_add_in_place_into_the_same_parameter():
+    step = lamina.Variable(np.array(0, "int64"), trainable=False)
+    total = lamina.Variable(np.zeros(3, "float32"), trainable=False)
+    parameters = (step.value, total.value)
+    pointers = [p.data_ptr() for p in parameters]
+    step.assign_add(1)
+    total.assign_add(torch.ones(3))
+    total.assign_sub(0.5)
+    assert (step.value, total.value) == parameters
+    assert [p.data_ptr() for p in parameters] == pointers
+    assert step.numpy() == 1 and step.value.dtype == torch.int64
+    np.testing.assert_array_equal(total.numpy(), [0.5, 0.5, 0.5])
+    total.assign_add(2**40)  # what the in-place path does not take goes the generic way
+    assert total.numpy()[0] == np.float32(2**40 + 0.5)

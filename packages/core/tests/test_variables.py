@@ -129,3 +129,42 @@ def test_integer_and_bool_variables():
     np.testing.assert_array_equal(v.numpy(), [2, 3, 4])
     b = lamina.Variable(np.array([True, False]))
     assert b.dtype == "bool"
+
+
+@pytest.mark.parametrize(
+    ("dtype", "start", "steps", "expected"),
+    [
+        ("int32", 5, [1, 2, -4], 4),  # a step counter
+        ("uint8", 0, [3, np.uint8(2)], 5),
+        ("float32", 0.5, [1, 0.25, np.float32(2.0)], 3.75),
+        ("float16", 0.5, [1, 0.25], 1.75),
+        ("bool", False, [True], True),
+    ],
+)
+def test_assign_add_and_sub_of_scalars_give_the_sum_in_the_variable_dtype(
+    dtype, start, steps, expected
+):
+    v = lamina.Variable(np.array(start, dtype), trainable=False)
+    for step in steps:
+        v.assign_add(step)
+    assert v.dtype == dtype and ops.convert_to_numpy(v.value).dtype == np.dtype(dtype)
+    assert v.numpy() == expected
+    if dtype != "bool":
+        v.assign_sub(steps[0])
+        assert v.numpy() == np.array(expected, dtype) - np.array(steps[0], dtype)
+
+
+def test_assign_add_of_tensors_checks_the_shape():
+    v = lamina.Variable(X)
+    v.assign_add(ops.convert_to_tensor(np.ones((2, 3), "float32")))  # same shape and dtype
+    v.assign_add(ops.convert_to_tensor(np.float32(2.0)))  # a scalar tensor
+    v.assign_sub(ops.convert_to_tensor(np.ones((3,), "float16")))  # broadcast, promoted
+    np.testing.assert_array_equal(v.numpy(), X + 2.0)
+    assert v.dtype == "float32"
+    with pytest.raises(ValueError, match="shape"):
+        v.assign_add(ops.convert_to_tensor(np.ones((4, 2, 3), "float32")))
+    np.testing.assert_array_equal(v.numpy(), X + 2.0)  # a refused sum changes nothing
+    with lamina.StatelessScope() as scope:
+        v.assign_add(1.0)  # recorded in the scope, not added in place
+    np.testing.assert_array_equal(v.numpy(), X + 2.0)
+    np.testing.assert_array_equal(ops.convert_to_numpy(scope.get_current_value(v)), X + 3.0)

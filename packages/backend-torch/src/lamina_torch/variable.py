@@ -53,6 +53,27 @@ class TorchVariable(TrainableStateVariable):
                 return
             self._parameter.copy_(model_parallel.assignable(self._parameter, value))
 
+    def _direct_add(self, value: Any, sign: int) -> bool:
+        # In place, as torch's optimizers update: the sum's conversions and new tensor cost
+        # more than the addition for the scalars and small tensors of counters and metrics.
+        parameter = self._parameter
+        if type(parameter.data) is not torch.Tensor:  # a DTensor (ModelParallel)
+            return False
+        if isinstance(value, torch.Tensor):
+            fits = (
+                value.dtype == parameter.dtype
+                and value.device == parameter.device
+                and (value.shape == parameter.shape or value.dim() == 0)
+            )
+        else:
+            fits = type(value) in _SCALARS_ADDED_IN_PLACE.get(parameter.dtype, ()) and (
+                type(value) is float or -(2**31) <= value < 2**31
+            )
+        if fits:
+            with torch.no_grad():
+                parameter.add_(value, alpha=sign)
+        return fits
+
     def _adopts(self, value: torch.Tensor) -> bool:
         """Whether `value` wraps an array a weights reader offers (`kit.arrays_offered`)
         and can be the parameter's storage as it is."""
@@ -79,6 +100,16 @@ class TorchVariable(TrainableStateVariable):
             # compute_output_spec runs on meta tensors: read a data-less copy of the value.
             return self._parameter.detach().to("meta")
         return self._parameter
+
+
+_SCALARS_ADDED_IN_PLACE: dict[torch.dtype, tuple[type, ...]] = {
+    torch.float32: (int, float),
+    torch.float64: (int, float),
+    torch.int32: (int,),
+    torch.int64: (int,),
+}
+"""The Python scalars that `assign_add` adds in place to a variable of each dtype, giving
+what the generic sum would (it computes in the variable's dtype there too)."""
 
 
 def _offered(value: torch.Tensor) -> bool:

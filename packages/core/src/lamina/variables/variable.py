@@ -36,7 +36,8 @@ class Variable:
         name: its name; its `path` adds the enclosing name scopes (``dense/kernel``).
         constraint: a callable applied to the value after each optimizer update.
 
-    Subclasses implement `_initialize`, `_direct_assign` and `_convert_to_tensor`.
+    Subclasses implement `_initialize`, `_direct_assign` and `_convert_to_tensor`, and may
+    implement `_direct_add`.
     """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Variable:
@@ -207,15 +208,26 @@ class Variable:
 
     def assign_add(self, value: Any) -> Any:
         """Add `value` to the variable."""
+        if get_stateless_scope() is None and self._direct_add(value, 1):
+            return self.value
         from lamina.ops.numpy.elementwise import add
 
         return self.assign(add(self.value, value))
 
     def assign_sub(self, value: Any) -> Any:
         """Subtract `value` from the variable."""
+        if get_stateless_scope() is None and self._direct_add(value, -1):
+            return self.value
         from lamina.ops.numpy.elementwise import subtract
 
         return self.assign(subtract(self.value, value))
+
+    def _direct_add(self, value: Any, sign: int) -> bool:
+        """Add ``sign * value`` to the stored value in place and return True, where the
+        backend can and the result is what assigning the sum would store; False leaves
+        the sum to the generic path. Counters and metric totals update this way every
+        step, so an adapter whose tensors update in place overrides it."""
+        return False
 
     def __repr__(self) -> str:
         return f"<Variable path={self.path}, shape={self._shape}, dtype={self._dtype}>"
