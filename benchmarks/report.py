@@ -21,14 +21,14 @@ def _cell(record: dict[str, Any], key: str) -> str:
 
 
 def _measure(record: dict[str, Any]) -> str:
-    words = [str(record.get("measure", ""))]
+    words = [str(record.get("measure", record.get("op", "")))]  # saving names its `op`
     for key in ("model", "size", "batch"):
         if key in record:
             words.append(f"{key} {record[key]}")
     return ", ".join(w for w in words if w)
 
 
-RAW_TIMES = ("raw_s", "raw_numpy_s", "raw_tensor_s", "target_s")
+RAW_TIMES = ("raw_s", "raw_numpy_s", "raw_tensor_s", "raw_h5py_s", "target_s")
 """Where a record keeps the raw side's seconds: each benchmark names its raw side."""
 
 
