@@ -41,7 +41,6 @@ nox.options.sessions = [
     "typecheck",
     "core-only",
     "tests",
-    "distributed",
     "integration",
     "build",
 ]
@@ -115,9 +114,11 @@ MULTI_PROCESS = "packages/core/tests/distribution/test_multi_process.py"
 @nox.session
 @nox.parametrize("backend", BACKENDS, ids=BACKENDS)
 def tests(session: nox.Session, backend: str) -> None:
-    """The shared core suite plus this backend's own tests, on one backend.
+    """One backend: the shared core suite, its own tests and saving's, then its jobs.
 
-    The multi-process runs are the `distributed` session's."""
+    The multi-process jobs (the `distributed` session's) run after the suite, in the same
+    environment (installing another took about a minute per backend), and only in a full
+    run: arguments after ``--`` select within the suite."""
     extra = ["flax"] if backend == "jax" else []  # `layers.FlaxLayer` is tested there
     workers = WORKERS if backend in COMPILE_BOUND else []
     if workers:
@@ -135,9 +136,11 @@ def tests(session: nox.Session, backend: str) -> None:
         *session.posargs,
         env={"LAMINA_BACKEND": backend, **FAST_COMPILE},
     )
+    if backend in DISTRIBUTED and not session.posargs:
+        run_distributed(session, backend)
 
 
-@nox.session
+@nox.session(default=False)
 @nox.parametrize("backend", sorted(DISTRIBUTED), ids=sorted(DISTRIBUTED))
 def distributed(session: nox.Session, backend: str) -> None:
     """Distribution jobs on localhost: several processes, several devices, a killed worker.
@@ -147,12 +150,13 @@ def distributed(session: nox.Session, backend: str) -> None:
     run, four host devices of one JAX process (data and model parallel) and two logical CPU
     devices of one TensorFlow process (MirroredStrategy)."""
     install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS)
+    run_distributed(session, backend, *session.posargs)
+
+
+def run_distributed(session: nox.Session, backend: str, *args: str) -> None:
+    """The multi-process and multi-device jobs of `backend`, one at a time (no xdist)."""
     session.run(
-        "pytest",
-        MULTI_PROCESS,
-        *DISTRIBUTED[backend],
-        *session.posargs,
-        env={"LAMINA_BACKEND": backend},
+        "pytest", MULTI_PROCESS, *DISTRIBUTED[backend], *args, env={"LAMINA_BACKEND": backend}
     )
 
 
@@ -329,8 +333,7 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=False, default=False)
 def ci(session: nox.Session) -> None:
-    """What CI runs: lint, types, the null tier, every suite, integration, keras, build."""
+    """What CI runs: lint, types, the null tier, every suite and job, integration, keras, build."""
     sessions = ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS)]
-    sessions += [f"distributed({b})" for b in sorted(DISTRIBUTED)]
     for name in [*sessions, "integration", "keras", "build"]:
         session.notify(name)
