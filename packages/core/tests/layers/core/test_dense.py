@@ -227,3 +227,17 @@ def test_dense_lora_fit_updates_only_lora_factors():
     np.testing.assert_array_equal(dense._kernel.numpy(), kernel)
     assert np.abs(dense.lora_kernel_b.numpy() - b).max() > 0
     assert np.abs(dense.bias.numpy() - bias).max() > 0
+
+
+def test_each_input_is_cast_by_its_own_dtype_whatever_came_before():
+    # Inputs a layer keeps as they are are remembered by kind; others still get cast.
+    x32 = ops.convert_to_tensor(X2)
+    x16 = ops.cast(x32, "float16")
+    plain, half = Dense(2), Dense(2, dtype="float16")
+    for _ in range(2):
+        assert ops.dtype(plain(x32)) == "float32" and ops.dtype(plain(x16)) == "float32"
+        assert ops.dtype(half(x16)) == "float16" and ops.dtype(half(x32)) == "float16"
+        assert ops.dtype(plain(X2.astype("float64"))) == "float32"
+    plain.autocast = False
+    assert ops.dtype(plain(x16)) == "float32"  # promoted with the float32 kernel, not cast
+    assert_allclose(plain(x16), ops.convert_to_numpy(plain(x32)), dtype="float16")
