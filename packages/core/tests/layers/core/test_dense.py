@@ -229,6 +229,7 @@ def test_dense_lora_fit_updates_only_lora_factors():
     assert np.abs(dense.bias.numpy() - bias).max() > 0
 
 
+@pytest.mark.half_precision
 def test_each_input_is_cast_by_its_own_dtype_whatever_came_before():
     # Inputs a layer keeps as they are are remembered by kind; others still get cast.
     x32 = ops.convert_to_tensor(X2)
