@@ -164,6 +164,21 @@ def test_losses_collect_add_loss_and_regularization_from_nested_layers():
     assert len(outer.losses) == 2
 
 
+def test_the_first_loss_added_anywhere_is_cleared_by_the_next_call(monkeypatch):
+    # Calls skip clearing losses until some layer has added one: the first one added must
+    # still be cleared, not accumulated.
+    from lamina.layers import layer as layer_module
+
+    monkeypatch.setattr(layer_module, "_LOSS_ADDED", [False])
+    outer = Block()
+    outer.first = Scale()
+    outer(X)
+    outer.first.add_loss(ops.convert_to_tensor(5.0))
+    assert [float(ops.convert_to_numpy(v)) for v in outer.losses] == [5.0]
+    outer(X)
+    assert outer.losses == []
+
+
 class MaskProducer(Layer):
     def compute_mask(self, inputs, previous_mask):
         return ops.not_equal(inputs, 0.0)

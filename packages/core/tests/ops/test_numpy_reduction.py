@@ -268,3 +268,28 @@ def test_diff_spec_and_errors():
         ops.diff(X, axis=3)
     with pytest.raises(TypeError, match="`diff`"):
         ops.diff(XB)
+
+
+def test_repeated_reductions_check_every_argument_and_input():
+    # Reductions remember their checks per (arguments, input kind): a remembered call must
+    # not answer for another axis, another `initial`, another dtype or a bad input.
+    x = ops.convert_to_tensor(np.arange(6, dtype="float32").reshape(2, 3))
+    for _ in range(2):
+        assert tuple(ops.shape(ops.mean(x, axis=0))) == (3,)
+        assert tuple(ops.shape(ops.mean(x, axis=1))) == (2,)
+        assert tuple(ops.shape(ops.sum(x, axis=(0, 1), keepdims=True))) == (1, 1)
+        assert tuple(ops.shape(ops.max(x, axis=[0]))) == (3,)  # a list axis: checked afresh
+        assert ops.dtype(ops.mean(ops.cast(x, "int32"), axis=0)) == "float32"
+        assert ops.dtype(ops.sum(ops.cast(x, "bool"))) == "int32"
+        assert ops.dtype(ops.any(x, axis=1)) == "bool"
+        assert_allclose(ops.logsumexp(x, axis=1), np.log(np.exp(np.arange(6.0).reshape(2, 3)).sum(1)))
+        with pytest.raises(ValueError, match="axis"):
+            ops.mean(x, axis=2)
+    empty = ops.zeros((0, 3))
+    for _ in range(2):
+        assert tuple(ops.shape(ops.max(empty, axis=1))) == (0,)
+        with pytest.raises(ValueError, match="empty axis"):
+            ops.max(empty, axis=0)
+        assert_allclose(ops.max(empty, axis=0, initial=-1.0), np.full(3, -1.0))
+        with pytest.raises(TypeError, match="bool"):
+            ops.ptp(ops.cast(x, "bool"), axis=0)

@@ -44,6 +44,14 @@ _INITIALIZERS_SKIPPED: contextvars.ContextVar[bool] = contextvars.ContextVar(
 _STRUCTURE_VERSION = [0]
 """Bumped whenever any layer tracks or untracks something, which is when a cached
 `_flatten_layers` may be stale."""
+_LOSS_ADDED = [False]
+"""Set by the first `add_loss` anywhere: until then no layer holds a loss, and a call
+need not walk its layers to clear them."""
+_KEPT_AS_GIVEN: dict[tuple[Any, ...], bool] = {}
+"""Per (type, dtype, compute dtype, autocast) of a layer's first input that is not a
+container: whether `_convert_input` returns it as it is (a tensor already in the compute
+dtype, an int tensor). The answer depends on nothing else, and asking costs a dict lookup
+instead of a dtype check on every call."""
 _LEGACY_SHAPE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
 _JSON_TYPES = (str, int, float, bool, type(None))
 
@@ -97,7 +105,7 @@ def _zeros(shape: Any, dtype: Any = None) -> np.ndarray[Any, Any]:
 def _mask_of(inputs: Any) -> Any:
     """The mask(s) attached to `inputs` (same structure), or None when there are none."""
     if not isinstance(inputs, (list, tuple, dict)):
-        return get_mask(inputs)
+        return getattr(inputs, "_lamina_mask", None)  # `get_mask`, inlined: every call asks
     masks = tree.map_structure(get_mask, inputs)
     return None if all(m is None for m in tree.flatten(masks)) else masks
 
@@ -639,7 +647,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         scopes = NAME_SCOPE.get()
         scope = None if scopes and scopes[-1] == self.name else NAME_SCOPE.set((*scopes, self.name))
         try:
-            if context is None:
+            if context is None and _LOSS_ADDED[0]:
                 for layer in self._flatten_layers():
                     layer._losses.clear()
             if not self.built:
@@ -698,10 +706,19 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         compute = self.dtype_policy.compute_dtype
         autocast = self.autocast
         first = args[0]
+        kind = (type(first), getattr(first, "dtype", None), compute, autocast)
+        try:
+            if _KEPT_AS_GIVEN[kind]:
+                return args
+        except (KeyError, TypeError):  # not seen yet, or an unhashable dtype
+            pass
         if tree.is_nested(first):
             first = tree.map_structure(lambda x: _convert_input(x, compute, autocast), first)
         else:
-            first = _convert_input(first, compute, autocast)
+            converted = _convert_input(first, compute, autocast)
+            with contextlib.suppress(TypeError):
+                _KEPT_AS_GIVEN[kind] = converted is first
+            first = converted
         return (first, *args[1:])
 
     def _symbolic_call(
@@ -807,6 +824,7 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         if scope is not None and scope.collect_losses:
             scope.add_loss(loss)
             return
+        _LOSS_ADDED[0] = True
         self._losses.append(loss)
 
     @property

@@ -14,6 +14,7 @@ from lamina.models.graph_inputs import start_graph_at
 from lamina.models.model import Model
 from lamina.ops.base import Op
 from lamina.ops.catalog import op_module
+from lamina.ops.core.conversion import is_tensor
 from lamina.ops.function import Function
 from lamina.ops.node import Node
 from lamina.ops.symbolic import SymbolicTensor
@@ -133,13 +134,11 @@ class Functional(Function, Model):
                 v = _to_input_dtype(v, t.dtype)
             values[id(t)] = v
             masks[id(t)] = m if m is not None else (get_mask(v) if v is not None else None)
-        for node in self.nodes:
-            if node.is_input:
-                continue
-            op = node.operation
-            if _single_tensor_layer_call(node):
+        for node, single in self._steps():
+            if single:
                 self._run_layer_on_one_tensor(node, values, masks)
                 continue
+            op = node.operation
 
             def resolve(x: Any) -> Any:
                 return values[id(x)] if isinstance(x, SymbolicTensor) else x
@@ -165,6 +164,15 @@ class Functional(Function, Model):
         if isinstance(self._outputs_struct, SymbolicTensor):  # one output: nothing to pack
             return values[id(self._outputs_struct)]
         return tree.pack_sequence_as(self._outputs_struct, [values[id(t)] for t in self.outputs])
+
+    def _steps(self) -> list[tuple[Node, bool]]:
+        """The graph's nodes to run, in order, each with whether it is a layer called on one
+        tensor (`_run_layer_on_one_tensor`). Worked out once: the graph never changes."""
+        steps: list[tuple[Node, bool]] | None = self.__dict__.get("_run_steps")
+        if steps is None:
+            steps = [(n, _single_tensor_layer_call(n)) for n in self.nodes if not n.is_input]
+            object.__setattr__(self, "_run_steps", steps)
+        return steps
 
     @staticmethod
     def _run_layer_on_one_tensor(node: Node, values: dict[int, Any], masks: dict[int, Any]) -> None:
@@ -259,7 +267,7 @@ def _store_outputs(
     node: Node, produced: Any, out_mask: Any, values: dict[int, Any], masks: dict[int, Any]
 ) -> None:
     """Record what `node`'s call produced (and its masks) under its output tensors."""
-    if len(node.output_tensors) == 1 and not tree.is_nested(produced):
+    if len(node.output_tensors) == 1 and (is_tensor(produced) or not tree.is_nested(produced)):
         out = node.output_tensors[0]
         values[id(out)] = produced
         masks[id(out)] = out_mask
@@ -299,9 +307,9 @@ def _flat_shapes(input_shape: Any) -> list[Any]:
 
 
 def _to_input_dtype(value: Any, dtype: str) -> Any:
-    from lamina.ops.dispatch import backend, to_tensor
+    from lamina.ops.dispatch import to_tensor
 
-    if holds_text(value) or backend().core.is_tensor(value):
+    if is_tensor(value) or holds_text(value):
         return value
     return to_tensor(value, dtype)
 

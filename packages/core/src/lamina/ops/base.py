@@ -199,10 +199,33 @@ class Reduction(Op):
             reduced_shape(shape, axes, self.keepdims), self.output_dtype(dtypes.dtype_of(x))
         )
 
+    def memo_params(self) -> tuple[Any, ...] | None:
+        axis = self.axis  # a list, or a NumPy or bool axis, is checked on every call
+        if axis is None or type(axis) is int:
+            return (axis, self.keepdims)
+        if type(axis) is tuple and all(type(a) is int for a in axis):
+            return (axis, self.keepdims)
+        return None
+
+    def input_dtype(self, dtype: str) -> str:
+        """The dtype `x` is reduced in, given its own: kept unless a subclass widens it."""
+        return dtype
+
+    def check_input(self, shape: tuple[int | None, ...], axes: Any, dtype: str) -> None:
+        """Further checks of the input's shape and dtype; subclasses raise here."""
+
     def call(self, x: Any) -> Any:
-        x = to_tensor(x)
-        axes = canonical_axes(self.op_name, self.axis, len(static_shape(x)))
-        return self.compute(x, axes)
+        axes, dtype, ready = memo(self, (x,), lambda: self._checked(x))
+        return self.compute(x if ready else to_tensor(x, dtype), axes)
+
+    def _checked(self, x: Any) -> tuple[tuple[int, ...] | None, str, bool]:
+        """The canonical axes, the dtype to reduce in and whether `x` already is a tensor
+        of it: everything `call` works out before the backend's reduction."""
+        shape = static_shape(x)
+        axes = canonical_axes(self.op_name, self.axis, len(shape))
+        dtype = self.input_dtype(dtypes.dtype_of(x))
+        self.check_input(shape, axes, dtype)
+        return axes, dtype, native(dtype, x)
 
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         raise NotImplementedError

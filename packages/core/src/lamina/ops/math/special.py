@@ -10,7 +10,7 @@ from lamina.ops.base import FloatUnary, Op, Reduction
 from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.linalg._common import float_dtype, restore, square_shape, to_float
-from lamina.ops.shapes import canonical_axes, static_shape
+from lamina.ops.shapes import static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
 __all__ = [
@@ -89,9 +89,10 @@ class Logsumexp(Reduction):
             return dtype
         return dtypes.result_type(dtype, float)
 
-    def call(self, x: Any) -> Any:
-        axes = canonical_axes(self.op_name, self.axis, len(static_shape(x)))
-        x = to_tensor(x, self.output_dtype(dtypes.dtype_of(x)))
+    def input_dtype(self, dtype: str) -> str:
+        return self.output_dtype(dtype)
+
+    def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         return composite("math", "logsumexp")(x, axes, self.keepdims)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from lamina.ops import dtypes
 from lamina.ops.base import Op, Reduction
 from lamina.ops.dispatch import backend, to_tensor
-from lamina.ops.shapes import canonical_axes, canonical_axis, static_shape
+from lamina.ops.shapes import canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
 
 _WIDENED = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "int32", "uint16": "int32"}
@@ -72,9 +72,8 @@ class FloatReduction(Reduction):
     def output_dtype(self, dtype: str) -> str:
         return float_dtype(dtype)
 
-    def call(self, x: Any) -> Any:
-        x = to_tensor(x)
-        return super().call(cast(x, self.output_dtype(dtypes.dtype_of(x))))
+    def input_dtype(self, dtype: str) -> str:
+        return float_dtype(dtype)
 
 
 class AccumulatingReduction(Reduction):
@@ -83,9 +82,8 @@ class AccumulatingReduction(Reduction):
     def output_dtype(self, dtype: str) -> str:
         return accumulating_dtype(dtype)
 
-    def call(self, x: Any) -> Any:
-        x = to_tensor(x)
-        return super().call(cast(x, self.output_dtype(dtypes.dtype_of(x))))
+    def input_dtype(self, dtype: str) -> str:
+        return accumulating_dtype(dtype)
 
 
 class ExtremumReduction(Reduction):
@@ -106,13 +104,13 @@ class ExtremumReduction(Reduction):
             )
         self.initial = initial
 
-    def call(self, x: Any) -> Any:
-        x = to_tensor(x)
-        shape = static_shape(x)
-        axes = canonical_axes(self.op_name, self.axis, len(shape))
+    def memo_params(self) -> tuple[Any, ...] | None:
+        params = super().memo_params()
+        return None if params is None else (*params, self.initial is None)
+
+    def check_input(self, shape: tuple[int | None, ...], axes: Any, dtype: str) -> None:
         if self.initial is None:
             check_nonempty(self.op_name, shape, axes)
-        return self.compute(x, axes)
 
 
 def check_nonempty(

@@ -150,8 +150,8 @@ class _TruthReduction(Reduction):
     def output_dtype(self, dtype: str) -> str:
         return "bool"
 
-    def call(self, x: Any) -> Any:
-        return super().call(cast(to_tensor(x), "bool"))
+    def input_dtype(self, dtype: str) -> str:
+        return "bool"
 
 
 class All(_TruthReduction):
@@ -218,10 +218,9 @@ class Ptp(ExtremumReduction):
         check_not_bool(self.op_name, dtypes.dtype_of(x))
         return super().compute_output_spec(x)
 
-    def call(self, x: Any) -> Any:
-        x = to_tensor(x)
-        check_not_bool(self.op_name, dtypes.dtype_of(x))
-        return super().call(x)
+    def check_input(self, shape: tuple[int | None, ...], axes: Any, dtype: str) -> None:
+        check_not_bool(self.op_name, dtype)
+        super().check_input(shape, axes, dtype)
 
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         return pick(backend().numpy, "ptp", composites.ptp)(x, axes, self.keepdims)
