@@ -25,8 +25,10 @@ def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
 def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: Ints) -> Tensor:
     x = _pad(x, pads)
     groups = x.shape[-1] // kernel.shape[-2]
-    if groups > 1 and len(strides) == 3:
-        # Grouped Conv3D has no CPU kernel: convolve each group and concatenate.
+    if groups > 1:
+        # Grouped Conv3D has no CPU kernel, and a grouped Conv1D/2D has no filter gradient
+        # on CPUs where TF runs without oneDNN (no AVX-512): "filter_size does not have
+        # enough elements". Convolve each group and concatenate.
         xs = tf.split(x, groups, axis=-1)
         ks = tf.split(kernel, groups, axis=-1)
         return tf.concat(
@@ -37,6 +39,26 @@ def _conv_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: I
 
 
 conv = _LAST.conv(_conv_last)
+
+
+def _depthwise_last(x: Tensor, kernel: Tensor, strides: Ints, pads: Pads, dilation: Ints) -> Tensor:
+    # One kernel instead of a group per channel (see `_conv_last`), with CPU gradients.
+    n = len(strides)
+    strided, dilated = any(s > 1 for s in strides), any(d > 1 for d in dilation)
+    # depthwise_conv2d takes strides or dilation, not both, and equal strides.
+    if n == 3 or (strided and dilated) or len(set(strides)) > 1:
+        shape = kernel.shape
+        grouped = tf.reshape(kernel, (*shape[:-2], 1, shape[-2] * shape[-1]))
+        return _conv_last(x, grouped, strides, pads, dilation)
+    x = _pad(x, pads)
+    if n == 1:  # as 2D over a height of 1 (any stride there keeps that height)
+        x, kernel = tf.expand_dims(x, 1), tf.expand_dims(kernel, 0)
+        strides, dilation = (*strides, *strides), (1, *dilation)
+    out = tf.nn.depthwise_conv2d(x, kernel, (1, *strides, 1), "VALID", dilations=dilation)
+    return out[:, 0] if n == 1 else out
+
+
+depthwise_conv = _LAST.conv(_depthwise_last)
 
 
 def _dilate(x: Tensor, strides: Ints) -> Tensor:
