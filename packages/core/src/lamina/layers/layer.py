@@ -105,7 +105,7 @@ def _zeros(shape: Any, dtype: Any = None) -> np.ndarray[Any, Any]:
 def _mask_of(inputs: Any) -> Any:
     """The mask(s) attached to `inputs` (same structure), or None when there are none."""
     if not isinstance(inputs, (list, tuple, dict)):
-        return getattr(inputs, "_lamina_mask", None)  # `get_mask`, inlined: every call asks
+        return get_mask(inputs)
     masks = tree.map_structure(get_mask, inputs)
     return None if all(m is None for m in tree.flatten(masks)) else masks
 

@@ -201,15 +201,14 @@ class Reduction(Op):
 
     def memo_params(self) -> tuple[Any, ...] | None:
         axis = self.axis  # a list, or a NumPy or bool axis, is checked on every call
-        if axis is None or type(axis) is int:
-            return (axis, self.keepdims)
-        if type(axis) is tuple and all(type(a) is int for a in axis):
+        plain = axis is None or type(axis) is int
+        if plain or (type(axis) is tuple and all(type(a) is int for a in axis)):
             return (axis, self.keepdims)
         return None
 
     def input_dtype(self, dtype: str) -> str:
-        """The dtype `x` is reduced in, given its own: kept unless a subclass widens it."""
-        return dtype
+        """The dtype `x` is reduced in, given its own: its output dtype, as a rule."""
+        return self.output_dtype(dtype)
 
     def check_input(self, shape: tuple[int | None, ...], axes: Any, dtype: str) -> None:
         """Further checks of the input's shape and dtype; subclasses raise here."""

@@ -89,9 +89,6 @@ class Logsumexp(Reduction):
             return dtype
         return dtypes.result_type(dtype, float)
 
-    def input_dtype(self, dtype: str) -> str:
-        return self.output_dtype(dtype)
-
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         return composite("math", "logsumexp")(x, axes, self.keepdims)
 

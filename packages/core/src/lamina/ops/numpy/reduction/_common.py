@@ -72,17 +72,11 @@ class FloatReduction(Reduction):
     def output_dtype(self, dtype: str) -> str:
         return float_dtype(dtype)
 
-    def input_dtype(self, dtype: str) -> str:
-        return float_dtype(dtype)
-
 
 class AccumulatingReduction(Reduction):
     """A sum or product: bools and small ints widen to int32 before reducing."""
 
     def output_dtype(self, dtype: str) -> str:
-        return accumulating_dtype(dtype)
-
-    def input_dtype(self, dtype: str) -> str:
         return accumulating_dtype(dtype)
 
 

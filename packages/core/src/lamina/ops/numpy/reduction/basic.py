@@ -150,9 +150,6 @@ class _TruthReduction(Reduction):
     def output_dtype(self, dtype: str) -> str:
         return "bool"
 
-    def input_dtype(self, dtype: str) -> str:
-        return "bool"
-
 
 class All(_TruthReduction):
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
@@ -241,6 +238,9 @@ class CountNonzero(Reduction):
 
     def output_dtype(self, dtype: str) -> str:
         return "int32"
+
+    def input_dtype(self, dtype: str) -> str:
+        return dtype  # counted in its own dtype; the count is int32
 
     def compute(self, x: Any, axes: tuple[int, ...] | None) -> Any:
         return cast(composite("numpy", "count_nonzero")(x, axes), "int32")
