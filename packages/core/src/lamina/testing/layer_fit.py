@@ -55,11 +55,19 @@ def _rows(x: Any, start: int, stop: int | None) -> Any:
 
 
 def _eager_outputs(model: Any, x: Any, batch_size: int) -> Any:
-    """The model called eagerly (``training=False``) batch by batch, outputs joined."""
-    parts = [
-        model(_rows(x, 0, batch_size), training=False),
-        model(_rows(x, batch_size, None), training=False),
-    ]
+    """The model called eagerly (``training=False``) batch by batch, outputs joined.
+
+    Under ``run_eagerly``, so that it runs op by op where inference would otherwise run
+    a compiled forward (JAX, TensorFlow): the reference `predict` is checked against."""
+    compiled = model.run_eagerly
+    model.run_eagerly = True
+    try:
+        parts = [
+            model(_rows(x, 0, batch_size), training=False),
+            model(_rows(x, batch_size, None), training=False),
+        ]
+    finally:
+        model.run_eagerly = compiled
     return tree.map_structure(
         lambda first, last: np.concatenate([_numpy(first), _numpy(last)]), *parts
     )
