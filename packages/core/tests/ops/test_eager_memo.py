@@ -10,7 +10,7 @@ import pytest
 import lamina
 from lamina import ops
 from lamina.ops import eager_memo
-from lamina.ops.base import Op
+from lamina.ops.base import Op, literal_key
 from lamina.ops.numpy.elementwise._base import Binary
 from lamina.ops.numpy.elementwise.arithmetic import Add
 from lamina.ops.numpy.linear.products import Tensordot
@@ -103,9 +103,53 @@ def test_ops_with_arguments_key_on_them_or_check_every_call():
     assert _Scale.runs == 2
 
 
-def test_plain_ops_memoize_and_ops_with_arguments_do_not():
+def test_ops_key_on_their_literal_arguments_with_their_types():
     assert Add().memo_params() == ()
-    assert Tensordot(axes=1).memo_params() is None
+    one = Tensordot(axes=1).memo_params()
+    assert one is not None and one == Tensordot(axes=1).memo_params()
+    assert one != Tensordot(axes=2).memo_params()
+    assert literal_key((1,)) != literal_key((True,)) != literal_key((1.0,))
+    assert literal_key(([1],)) != literal_key(((1,),))
+    assert Tensordot(axes=[[1], [0]]).memo_params() is None  # nested: checked every call
+    assert literal_key((np.int64(1),)) is None and literal_key(((1, 2.0),)) is None
+
+
+class _Keeps(Op):
+    """An op that does not keep its argument under the argument's name."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self._width = width
+
+
+def test_an_op_that_does_not_keep_its_arguments_is_checked_every_call():
+    assert _Keeps(3).memo_params() is None
+
+
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        (lambda x: ops.sum(x, axis=1), lambda x: ops.sum(x, axis=(1, -1))),
+        (lambda x: ops.softmax(x, axis=1), lambda x: ops.softmax(x, axis=2)),
+        (lambda x: ops.moments(x, axes=1), lambda x: ops.moments(x, axes=(1, 1))),
+        (
+            lambda x: ops.layer_normalization(x, ops.ones((3,))),
+            lambda x: ops.layer_normalization(x, ops.ones((4,))),
+        ),
+        (
+            lambda x: ops.einsum("ij,jk->ik", x, ops.ones((3, 2))),
+            lambda x: ops.einsum("ij,jk->ik", x, ops.ones((2, 2))),
+        ),
+    ],
+)
+def test_a_call_unlike_a_memoized_one_is_refused(good, bad):
+    """Whatever a memoized call left behind, a call with another argument or input shape
+    is checked again, every time."""
+    x = ops.ones((2, 3))
+    good(x)
+    for _ in range(2):
+        with pytest.raises((TypeError, ValueError)):
+            bad(x)
 
 
 def test_inputs_without_a_dtype_are_checked_every_call(check_count):

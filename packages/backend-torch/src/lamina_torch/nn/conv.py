@@ -37,6 +37,17 @@ def _pad(x: Tensor, pads: Pads, value: float = 0.0) -> Tensor:
     return F.pad(x, flat, value=value) if any(flat) else x
 
 
+def _symmetric(pads: Pads, limit: Ints | None = None) -> tuple[int, ...] | None:
+    """`pads` as one count per dim when each dim is padded alike on both sides (and by at
+    most half of `limit`, the pooling window, as torch's pools require): the kernel's own
+    padding argument then does it, without an `F.pad` copy of the input."""
+    if any(a != b or a < 0 for a, b in pads):
+        return None
+    if limit is not None and any(2 * a > k for (a, _), k in zip(pads, limit)):
+        return None
+    return tuple(a for a, _ in pads)
+
+
 def _weight(kernel: Tensor) -> Tensor:
     """Keras' ``(*spatial, a, b)`` kernel as torch's ``(b, a, *spatial)``."""
     n = kernel.ndim - 2
@@ -45,8 +56,11 @@ def _weight(kernel: Tensor) -> Tensor:
 
 @_FIRST.conv
 def conv(inputs: Tensor, kernel: Tensor, strides: Ints, padding: Pads, dilation: Ints) -> Tensor:
+    groups = inputs.shape[1] // kernel.shape[-2]
+    same = _symmetric(padding)
+    if same is not None:
+        return _CONV[len(strides)](inputs, _weight(kernel), None, strides, same, dilation, groups)
     x = _pad(inputs, padding)
-    groups = x.shape[1] // kernel.shape[-2]
     return _CONV[len(strides)](x, _weight(kernel), None, strides, 0, dilation, groups)
 
 
@@ -63,6 +77,9 @@ def conv_transpose(
 
 @_FIRST.pool
 def max_pool(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads) -> Tensor:
+    same = _symmetric(padding, pool_size)
+    if same is not None:  # torch pads with -inf itself
+        return _MAX[len(pool_size)](x, pool_size, strides, same)
     return _MAX[len(pool_size)](_pad(x, padding, -math.inf), pool_size, strides)
 
 
@@ -71,6 +88,9 @@ def _average_pool_first(x: Tensor, pool_size: Ints, strides: Ints, padding: Pads
     if n == 3 and x.dtype == torch.float16 and x.device.type == "cpu":
         # torch has no CPU float16 kernel for 3D average pooling: pool in float32.
         return _average_pool_first(x.float(), pool_size, strides, padding).half()
+    same = _symmetric(padding, pool_size)
+    if same is not None:  # padded cells left out of each mean by torch itself
+        return _AVG[n](x, pool_size, strides, same, count_include_pad=False)
     total = _AVG[n](_pad(x, padding), pool_size, strides)
     if any(p for pair in padding for p in pair):
         # Padded cells must not count: divide by the mean of a padded mask of ones.

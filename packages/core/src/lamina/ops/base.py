@@ -31,10 +31,13 @@ class Op(Operation):
     def memo_params(self) -> tuple[Any, ...] | None:
         """What besides the inputs decides this op's eager checks, for `eager_memo`.
 
-        Nothing for an op without constructor arguments. An op with arguments returns
-        them (hashable) to have its checks memoized, or None to check on every call.
+        Nothing for an op without constructor arguments. Otherwise its arguments, as kept
+        under their own names, when each is a literal (`literal_key`); None (check on
+        every call) when one is not. Ops whose `call` does not use `memo` ignore it.
         """
-        return () if self._takes_no_arguments else None
+        if self._takes_no_arguments:
+            return ()
+        return literal_key(tuple(getattr(self, p, _MISSING) for p in _init_params(type(self))))
 
     def get_config(self) -> dict[str, Any]:
         """The name and constructor arguments, read back from the same-named attributes.
@@ -68,6 +71,28 @@ class Op(Operation):
         become the tuples ops take, ``__slice__`` and ``__ellipsis__`` an indexing key's
         parts. Nothing else is decoded: an op's arguments are plain data."""
         return cls(**{k: _plain(v) for k, v in config.items()})
+
+
+_LITERALS = frozenset({bool, int, float, str})
+_MISSING = object()  # an argument the op does not keep: never a literal
+
+
+def literal_key(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """`values` and their types, when each is None, a bool, int, float or str, or a tuple
+    or list of ints: a memo key in which ``1``, ``1.0`` and ``True`` differ, as do ``[1]``
+    and ``(1,)``. None otherwise (an array or a tensor argument is checked on every
+    call)."""
+    key = []
+    for value in values:
+        kind = type(value)
+        if kind is tuple or kind is list:
+            if not all(type(v) is int for v in value):
+                return None
+            value = tuple(value)
+        elif value is not None and kind not in _LITERALS:
+            return None
+        key.append(value)
+    return tuple(key), tuple(map(type, values))
 
 
 _INIT_PARAMS: dict[type, tuple[str, ...]] = {}
@@ -198,13 +223,6 @@ class Reduction(Op):
         return SymbolicTensor(
             reduced_shape(shape, axes, self.keepdims), self.output_dtype(dtypes.dtype_of(x))
         )
-
-    def memo_params(self) -> tuple[Any, ...] | None:
-        axis = self.axis  # a list, or a NumPy or bool axis, is checked on every call
-        plain = axis is None or type(axis) is int
-        if plain or (type(axis) is tuple and all(type(a) is int for a in axis)):
-            return (axis, self.keepdims)
-        return None
 
     def input_dtype(self, dtype: str) -> str:
         """The dtype `x` is reduced in, given its own: its output dtype, as a rule."""

@@ -23,12 +23,12 @@ _MEMO: dict[Any, Any] = {}
 
 
 def _signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """Type, dtype and shape of each input (the type alone for a Python scalar); None when
-    an input has no dtype (nested lists, None, strings)."""
+    """Type, dtype and shape of each input (the type alone for a Python scalar or None);
+    None when an input has no dtype (nested lists, strings)."""
     out: list[Any] = [SETTINGS.floatx]
     for x in args:
         kind = type(x)
-        if kind in _SCALARS:
+        if kind in _SCALARS or x is None:  # an optional input left out
             out.append(kind)
             continue
         dtype = getattr(x, "dtype", None)

@@ -92,6 +92,11 @@ def stats_dtype(x: Any) -> str:
     return "float32" if kind in HALF_FLOATS else kind
 
 
+def as_dtype(x: Any, dtype: str) -> Any:
+    """`x` cast to `dtype`, without an op call when it already has it."""
+    return x if dtypes.dtype_of(x) == dtype else ops.cast(x, dtype)
+
+
 def broadcast_param(param: Any, rank: int, axes: list[int], dtype: str) -> Any:
     """A weight over `axes` reshaped so it broadcasts against inputs of `rank`."""
     value = ops.cast(param, dtype)

@@ -94,15 +94,16 @@ class LayerNormalization(Layer):
 
     def call(self, inputs: Any) -> Any:
         dtype = _common.stats_dtype(inputs)
-        x = ops.cast(inputs, dtype)
+        x = _common.as_dtype(inputs, dtype)
         rank = len(x.shape)
         axes = self._axes
         if not self.rms_scaling:  # the op: one fused kernel where the backend has one
             gamma, beta = (
-                None if w is None else ops.cast(w.value, dtype) for w in (self.gamma, self.beta)
+                None if w is None else _common.as_dtype(w.value, dtype)
+                for w in (self.gamma, self.beta)
             )
             outputs = ops.layer_normalization(x, gamma, beta, axis=axes, epsilon=self.epsilon)
-            return ops.cast(outputs, self.compute_dtype)
+            return _common.as_dtype(outputs, self.compute_dtype)
         # Keras' rms_scaling divides by the standard deviation (not the root mean square).
         _, var = ops.nn.moments(x, axes=axes, keepdims=True)
         inv = ops.rsqrt(var + self.epsilon)

@@ -6,7 +6,8 @@ from typing import Any
 
 from lamina.ops.base import Op
 from lamina.ops.composites import composite
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import backend, native, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.nn.activations._common import float_dtype, ranked
 from lamina.ops.shapes import Shape, canonical_axes, canonical_axis
 from lamina.ops.symbolic import SymbolicTensor
@@ -30,8 +31,13 @@ class _AlongAxes(Op):
         return SymbolicTensor(ranked(self.op_name, x), float_dtype(self.op_name, x))
 
     def call(self, x: Any) -> Any:
+        axes, dtype, ready = memo(self, (x,), lambda: self._checked(x))
+        return self.compute(x if ready else to_tensor(x, dtype), axes)
+
+    def _checked(self, x: Any) -> tuple[tuple[int, ...], str, bool]:
         axes = self.axes(ranked(self.op_name, x))
-        return self.compute(to_tensor(x, float_dtype(self.op_name, x)), axes)
+        dtype = float_dtype(self.op_name, x)
+        return axes, dtype, native(dtype, x)
 
     def compute(self, x: Any, axes: tuple[int, ...]) -> Any:
         raise NotImplementedError

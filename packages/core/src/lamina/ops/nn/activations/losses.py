@@ -36,9 +36,6 @@ class _Loss(Op):
         self.from_logits = from_logits
         self.axis = axis
 
-    def memo_params(self) -> tuple[Any, ...] | None:
-        return (self.from_logits, self.axis) if isinstance(self.axis, int) else None
-
     def output_shape(self, target: Any, output: Any) -> tuple[Shape, int]:
         raise NotImplementedError
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from lamina.ops.base import Op
 from lamina.ops.composites import composite
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import backend, native, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.nn.activations._common import (
     HALF_FLOATS,
     epsilon_or_default,
@@ -66,12 +67,19 @@ class Moments(Op):
         return SymbolicTensor(out, dtype), SymbolicTensor(out, dtype)
 
     def call(self, x: Any) -> tuple[Any, Any]:
-        axes = canonical_axes(self.op_name, self.axes, len(static_shape(x)))
-        dtype = float_dtype(self.op_name, x)
+        axes, dtype, ready = memo(self, (x,), lambda: self._checked(x))
+        compute = _compute_dtype(dtype)
         mean, variance = composite("nn", "moments")(
-            to_tensor(x, _compute_dtype(dtype)), axes, self.keepdims
+            x if ready else to_tensor(x, compute), axes, self.keepdims
         )
         return _cast_back(mean, dtype), _cast_back(variance, dtype)
+
+    def _checked(self, x: Any) -> tuple[tuple[int, ...] | None, str, bool]:
+        """The axes, the output dtype, and whether `x` already is a tensor of the dtype the
+        statistics are computed in."""
+        axes = canonical_axes(self.op_name, self.axes, len(static_shape(x)))
+        dtype = float_dtype(self.op_name, x)
+        return axes, dtype, native(_compute_dtype(dtype), x)
 
 
 def moments(x: Any, axes: Any, keepdims: bool = False, synchronized: bool = False) -> Any:
@@ -122,18 +130,23 @@ class BatchNormalization(Op):
         return SymbolicTensor(static_shape(x), dtype)
 
     def call(self, x: Any, mean: Any, variance: Any, offset: Any = None, scale: Any = None) -> Any:
-        params = {"mean": mean, "variance": variance, "offset": offset, "scale": scale}
-        dtype, param_shape = self.check(x, {k: v for k, v in params.items() if v is not None})
-        t = {k: None if v is None else to_tensor(v, dtype) for k, v in params.items()}
+        inputs = (x, mean, variance, offset, scale)
+        dtype, param_shape, ready = memo(self, inputs, lambda: self._checked(*inputs))
+        if not ready:
+            x, mean, variance, offset, scale = (
+                None if v is None else to_tensor(v, dtype) for v in inputs
+            )
         return composite("nn", "batch_normalization")(
-            to_tensor(x, dtype),
-            t["mean"],
-            t["variance"],
-            t["offset"],
-            t["scale"],
-            param_shape,
-            self.epsilon,
+            x, mean, variance, offset, scale, param_shape, self.epsilon
         )
+
+    def _checked(self, x: Any, *params: Any) -> tuple[str, tuple[int, ...], bool]:
+        """`check`'s dtype and parameter shape, and whether every input already is a
+        tensor of that dtype."""
+        names = ("mean", "variance", "offset", "scale")
+        given = {k: v for k, v in zip(names, params) if v is not None}
+        dtype, param_shape = self.check(x, given)
+        return dtype, param_shape, native(dtype, x, *given.values())
 
 
 def batch_normalization(
@@ -213,11 +226,22 @@ class LayerNormalization(Op):
         dtype, _, _ = self.check(x, {"gamma": gamma, "beta": beta})
         return SymbolicTensor(static_shape(x), dtype)
 
-    def call(self, x: Any, gamma: Any = None, beta: Any = None) -> Any:
+    def _checked(self, x: Any, gamma: Any, beta: Any) -> tuple[str, tuple[int, ...], Any, bool]:
+        """`check`'s results, and whether every input already is a tensor of the dtype the
+        normalization is computed in."""
         dtype, axes, param_shape = self.check(x, {"gamma": gamma, "beta": beta})
+        given = [p for p in (x, gamma, beta) if p is not None]
+        return dtype, axes, param_shape, native(_compute_dtype(dtype), *given)
+
+    def call(self, x: Any, gamma: Any = None, beta: Any = None) -> Any:
+        dtype, axes, param_shape, ready = memo(
+            self, (x, gamma, beta), lambda: self._checked(x, gamma, beta)
+        )
         compute = _compute_dtype(dtype)
-        g, b = (None if p is None else to_tensor(p, compute) for p in (gamma, beta))
-        x = to_tensor(x, compute)
+        g, b = gamma, beta
+        if not ready:
+            g, b = (None if p is None else to_tensor(p, compute) for p in (gamma, beta))
+            x = to_tensor(x, compute)
         if self.rms_scaling:
             out = composite("nn", "rms_normalization")(x, g, axes, param_shape, self.epsilon)
         else:

@@ -27,11 +27,6 @@ from lamina.ops.symbolic import SymbolicTensor
 __all__ = ["conv", "conv_transpose", "depthwise_conv", "separable_conv"]
 
 
-def _frozen(value: Any) -> Any:
-    """`value` with lists made tuples, so an argument like ``strides=[2, 2]`` is a key."""
-    return tuple(value) if isinstance(value, list) else value
-
-
 class _ConvBase(Op):
     """The arguments every convolution shares, normalized once the rank is known."""
 
@@ -83,9 +78,6 @@ class _ConvBase(Op):
         if all(d is not None for d in spatial) or self.padding == "valid":
             pads = window_pads(spatial, sizes, strides, dilation, self.padding, self.op_name)
         return join_shape(batch, channels, out, self.data_format), pads
-
-    def memo_params(self) -> tuple[Any, ...] | None:
-        return (_frozen(self.strides), self.padding, self.data_format, _frozen(self.dilation_rate))
 
     def _eager_plan(
         self, plan: Callable[..., tuple[Shape, Pads | None]], *xs: Any
@@ -193,10 +185,6 @@ class ConvTranspose(_ConvBase):
     ) -> None:
         super().__init__(strides, padding, data_format, dilation_rate, name)
         self.output_padding = output_padding
-
-    def memo_params(self) -> tuple[Any, ...] | None:
-        base = super().memo_params()
-        return None if base is None else (*base, _frozen(self.output_padding))
 
     def _plan(self, x: Shape, k: Shape) -> tuple[Shape, Pads | None]:
         self._kernel_rank(x, k)

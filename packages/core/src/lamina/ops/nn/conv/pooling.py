@@ -7,7 +7,8 @@ from typing import Any
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.composites import composite
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import backend, native, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.nn.conv._args import (
     Pads,
     check_input_rank,
@@ -73,11 +74,18 @@ class _Pool(Op):
         return SymbolicTensor(shape, _pool_dtype(self.op_name, inputs))
 
     def call(self, inputs: Any) -> Any:
+        window, strides, pads, dtype, ready = memo(self, (inputs,), lambda: self._checked(inputs))
+        x = inputs if ready else to_tensor(inputs, dtype)
+        return self.compute(x, window, strides, pads)
+
+    def _checked(self, inputs: Any) -> tuple[tuple[int, ...], tuple[int, ...], Pads, str, bool]:
+        """What an eager call needs: window, strides, pads, the dtype to pool in and whether
+        `inputs` already is a tensor of it."""
         _, window, strides, pads = self._plan(static_shape(inputs))
         if pads is None:
             raise ValueError(f"`{self.op_name}`: spatial dims must be known when run eagerly.")
-        x = to_tensor(inputs, _pool_dtype(self.op_name, inputs))
-        return self.compute(x, window, strides, pads)
+        dtype = _pool_dtype(self.op_name, inputs)
+        return window, strides, pads, dtype, native(dtype, inputs)
 
     def compute(self, x: Any, window: tuple[int, ...], strides: tuple[int, ...], pads: Pads) -> Any:
         raise NotImplementedError

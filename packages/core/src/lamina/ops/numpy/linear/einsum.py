@@ -8,7 +8,8 @@ from typing import Any
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.composites import composite
-from lamina.ops.dispatch import backend, promote, to_tensor
+from lamina.ops.dispatch import backend, native, promote, to_tensor
+from lamina.ops.eager_memo import memo
 from lamina.ops.numpy.linear._common import Shape, _join
 from lamina.ops.shapes import broadcast_shapes, canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -158,9 +159,16 @@ class Einsum(Op):
         return SymbolicTensor(shape, _join(self.op_name, *operands))
 
     def call(self, *operands: Any) -> Any:
-        _parse_einsum(self.subscripts, [static_shape(x) for x in operands])
-        tensors = promote(self.op_name, *operands)
+        dtype, ready = memo(self, operands, lambda: self._checked(operands))
+        tensors = operands if ready else promote(self.op_name, *operands, dtype=dtype)
         return backend().numpy.einsum(self.subscripts.replace(" ", ""), *tensors)
+
+    def _checked(self, operands: tuple[Any, ...]) -> tuple[str, bool]:
+        """The subscripts checked against the operands' shapes; the dtype they promote to,
+        and whether each already is a tensor of it."""
+        _parse_einsum(self.subscripts, [static_shape(x) for x in operands])
+        dtype = _join(self.op_name, *operands)
+        return dtype, native(dtype, *operands)
 
 
 def einsum(subscripts: str, *operands: Any) -> Any:

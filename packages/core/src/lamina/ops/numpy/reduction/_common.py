@@ -98,10 +98,6 @@ class ExtremumReduction(Reduction):
             )
         self.initial = initial
 
-    def memo_params(self) -> tuple[Any, ...] | None:
-        params = super().memo_params()
-        return None if params is None else (*params, self.initial is None)
-
     def check_input(self, shape: tuple[int | None, ...], axes: Any, dtype: str) -> None:
         if self.initial is None:
             check_nonempty(self.op_name, shape, axes)
