@@ -137,6 +137,10 @@ def test_an_op_that_does_not_keep_its_arguments_is_checked_every_call():
             lambda x: ops.layer_normalization(x, ops.ones((4,))),
         ),
         (
+            lambda x: ops.where(ops.greater(x, 0), x, 0.0),
+            lambda x: ops.where(ops.ones((2, 4), "bool"), x, 0.0),
+        ),
+        (
             lambda x: ops.einsum("ij,jk->ik", x, ops.ones((3, 2))),
             lambda x: ops.einsum("ij,jk->ik", x, ops.ones((2, 2))),
         ),

@@ -11,8 +11,9 @@ import numpy as np
 from lamina.ops import dtypes
 from lamina.ops.base import Op
 from lamina.ops.composites import composite
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import backend, native, to_tensor
 from lamina.ops.dtypes import dtype_of
+from lamina.ops.eager_memo import memo
 from lamina.ops.numpy.shape._util import (
     as_tensor,
     common_dtype,
@@ -380,10 +381,18 @@ class Where(Op):
         return SymbolicTensor(*self._spec(condition, x1, x2))
 
     def call(self, condition: Any, x1: Any, x2: Any) -> Any:
+        inputs = (condition, x1, x2)
+        dtype, ready = memo(self, inputs, lambda: self._checked(*inputs))
+        if not ready:
+            condition = to_tensor(condition, "bool")
+            x1, x2 = to_tensor(x1, dtype), to_tensor(x2, dtype)
+        return backend().numpy.where(condition, x1, x2)
+
+    def _checked(self, condition: Any, x1: Any, x2: Any) -> tuple[str, bool]:
+        """The shapes checked; the dtype of the result, and whether the inputs already are
+        tensors of bool and of that dtype."""
         _, dtype = self._spec(condition, x1, x2)
-        return backend().numpy.where(
-            to_tensor(condition, "bool"), to_tensor(x1, dtype), to_tensor(x2, dtype)
-        )
+        return dtype, native("bool", condition) and native(dtype, x1, x2)
 
 
 def where(condition: Any, x1: Any = None, x2: Any = None) -> Any:
