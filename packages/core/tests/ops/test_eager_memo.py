@@ -136,6 +136,13 @@ def test_an_op_that_does_not_keep_its_arguments_is_checked_every_call():
             lambda x: ops.layer_normalization(x, ops.ones((3,))),
             lambda x: ops.layer_normalization(x, ops.ones((4,))),
         ),
+        (lambda x: ops.reshape(x, (3, 2)), lambda x: ops.reshape(ops.ones((2, 4)), (3, 2))),
+        (lambda x: ops.transpose(x, (1, 0)), lambda x: ops.transpose(ops.ones((2, 3, 4)), (1, 0))),
+        (lambda x: ops.squeeze(ops.expand_dims(x, 1), 1), lambda x: ops.squeeze(x, 1)),
+        (
+            lambda x: ops.concatenate([x, x], axis=1),
+            lambda x: ops.concatenate([x, ops.ones((3, 3))], axis=1),
+        ),
         (
             lambda x: ops.where(ops.greater(x, 0), x, 0.0),
             lambda x: ops.where(ops.ones((2, 4), "bool"), x, 0.0),

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from lamina.ops import dtypes
 from lamina.ops.shapes import Shape, canonical_axis
+
+T = TypeVar("T")
 
 
 def int_tuple(op: str, arg: str, value: Any) -> tuple[int, ...]:
@@ -72,3 +75,20 @@ def as_tensor(op: str, x: Any, dtype: str | None = None) -> Any:
         return to_tensor(x, dtype)
     except (TypeError, ValueError) as e:
         raise ValueError(f"`{op}`: cannot convert `x` to a tensor: {e}") from None
+
+
+def planned(op: Any, x: Any, plan: Callable[[Shape], T]) -> tuple[Any, T]:
+    """`x` as a tensor, and `plan` of its static shape (which raises on bad arguments).
+
+    For an `x` that already is a tensor, the plan is worked out once per input signature
+    and op arguments (`eager_memo`): a shape op's checks cost more than its kernel.
+    """
+    from lamina.ops.eager_memo import memo
+    from lamina.ops.shapes import static_shape
+
+    def check() -> tuple[T, bool]:
+        tensor = as_tensor(op.op_name, x)
+        return plan(static_shape(tensor)), tensor is x
+
+    result, ready = memo(op, (x,), check)
+    return (x if ready else as_tensor(op.op_name, x)), result

@@ -7,8 +7,9 @@ import operator
 from typing import Any
 
 from lamina.ops.base import Op
-from lamina.ops.dispatch import backend, to_tensor
+from lamina.ops.dispatch import backend, native, to_tensor
 from lamina.ops.dtypes import dtype_of
+from lamina.ops.eager_memo import memo
 from lamina.ops.numpy.shape._util import as_tensor, common_dtype, int_tuple, same_dim, size_of
 from lamina.ops.shapes import Shape, canonical_axis, static_shape
 from lamina.ops.symbolic import SymbolicTensor
@@ -80,10 +81,15 @@ class Concatenate(Op):
         shape, dtype, _ = self._spec(_as_list(self.op_name, xs))
         return SymbolicTensor(shape, dtype)
 
+    def _checked(self, xs: list[Any]) -> tuple[str, int | None, bool]:
+        """`_spec`'s dtype and axis, and whether every input already is a tensor of it."""
+        _, dtype, axis = self._spec(xs)
+        return dtype, axis, native(dtype, *xs)
+
     def call(self, xs: Any) -> Any:
         xs = _as_list(self.op_name, xs)
-        _, dtype, axis = self._spec(xs)
-        tensors = [to_tensor(x, dtype) for x in xs]
+        dtype, axis, ready = memo(self, tuple(xs), lambda: self._checked(xs))
+        tensors = xs if ready else [to_tensor(x, dtype) for x in xs]
         if axis is None:
             tensors = [backend().numpy.reshape(t, (-1,)) for t in tensors]
             axis = 0

@@ -11,7 +11,7 @@ from lamina.ops.base import Op
 from lamina.ops.composites import composite
 from lamina.ops.dispatch import backend, to_tensor
 from lamina.ops.dtypes import dtype_of
-from lamina.ops.numpy.shape._util import as_tensor, axes_tuple, int_tuple, size_of
+from lamina.ops.numpy.shape._util import as_tensor, axes_tuple, int_tuple, planned, size_of
 from lamina.ops.shapes import (
     broadcast_shapes,
     canonical_axis,
@@ -92,14 +92,17 @@ class Reshape(Op):
         return SymbolicTensor(out, dtype_of(x))
 
     def call(self, x: Any) -> Any:
-        x = as_tensor(self.op_name, x)
-        target = _reshaped(self.op_name, static_shape(x), self.newshape)
+        x, target = planned(self, x, self._native_target)
+        return backend().numpy.reshape(x, target)
+
+    def _native_target(self, shape: tuple[int | None, ...]) -> tuple[Any, ...]:
+        target = _reshaped(self.op_name, shape, self.newshape)
         if sum(d is None or (isinstance(d, int) and d == -1) for d in target) > 1:
             raise ValueError(
                 f"`{self.op_name}`: argument `newshape` has more than one unknown dim (None "
                 f"or -1). Received: newshape={self.newshape!r}"
             )
-        return backend().numpy.reshape(x, _native_shape(target))
+        return _native_shape(target)
 
 
 def reshape(x: Any, newshape: Any) -> Any:
@@ -178,8 +181,8 @@ class ExpandDims(Op):
         return SymbolicTensor(tuple(shape), dtype_of(x))
 
     def call(self, x: Any) -> Any:
-        x = as_tensor(self.op_name, x)
-        return backend().numpy.expand_dims(x, self._axes(len(static_shape(x))))
+        x, axes = planned(self, x, lambda shape: self._axes(len(shape)))
+        return backend().numpy.expand_dims(x, axes)
 
 
 def expand_dims(x: Any, axis: Any) -> Any:
@@ -214,8 +217,8 @@ class Squeeze(Op):
         return SymbolicTensor(tuple(d for i, d in enumerate(shape) if i not in axes), dtype_of(x))
 
     def call(self, x: Any) -> Any:
-        x = as_tensor(self.op_name, x)
-        return backend().numpy.squeeze(x, self._axes(static_shape(x)))
+        x, axes = planned(self, x, self._axes)
+        return backend().numpy.squeeze(x, axes)
 
 
 def squeeze(x: Any, axis: Any = None) -> Any:
@@ -248,8 +251,8 @@ class Transpose(Op):
         return SymbolicTensor(tuple(shape[a] for a in self._perm(len(shape))), dtype_of(x))
 
     def call(self, x: Any) -> Any:
-        x = as_tensor(self.op_name, x)
-        return backend().numpy.transpose(x, self._perm(len(static_shape(x))))
+        x, perm = planned(self, x, lambda shape: self._perm(len(shape)))
+        return backend().numpy.transpose(x, perm)
 
 
 def transpose(x: Any, axes: Any = None) -> Any:
