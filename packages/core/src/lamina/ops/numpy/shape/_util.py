@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lamina.ops import dtypes
-from lamina.ops.shapes import Shape, canonical_axis
+from lamina.ops.eager_memo import memo
+from lamina.ops.shapes import Shape, canonical_axis, static_shape
 
 T = TypeVar("T")
 
@@ -83,9 +84,6 @@ def planned(op: Any, x: Any, plan: Callable[[Shape], T]) -> tuple[Any, T]:
     For an `x` that already is a tensor, the plan is worked out once per input signature
     and op arguments (`eager_memo`): a shape op's checks cost more than its kernel.
     """
-    from lamina.ops.eager_memo import memo
-    from lamina.ops.shapes import static_shape
-
     def check() -> tuple[T, bool]:
         tensor = as_tensor(op.op_name, x)
         return plan(static_shape(tensor)), tensor is x
