@@ -20,16 +20,22 @@ ARRAY_API_BACKEND = "integration_tests/array_api_backend"
 TEST_DEPS = [
     "pytest>=8", "hypothesis>=6", "scipy>=1.11", "scikit-learn>=1.3", "pydot>=3", "pillow>=9.1"
 ]  # fmt: skip
-FAST_COMPILE = {"XLA_FLAGS": "--xla_backend_optimization_level=0"}
+FAST_COMPILE = {
+    "XLA_FLAGS": "--xla_backend_optimization_level=0"
+    " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+}
 """XLA compiles the tests' many small programs (JAX, TensorFlow's jit_compile) without
-LLVM's optimization passes: the same results, compiled in about half the time. Benchmarks
-and users keep XLA's defaults."""
+LLVM's optimization passes: the same results, compiled in about half the time. Each
+process also runs XLA's kernels on one thread, since two test workers already share the
+two cores (JAX's layer suites took 10 to 16% less time). Benchmarks and users keep XLA's
+defaults."""
 
-COMPILE_BOUND = {"jax", "tensorflow"}
-"""Suites that spend their time compiling one small program after another, on one core:
-they run on two pytest-xdist workers (on 2 cores, JAX's from 13.7 to 10.3 minutes and
-TensorFlow's from 8.2 to 4.9). PyTorch's and NumPy's kernels already use both cores, and
-split in two those suites took longer."""
+TWO_WORKERS = {"numpy": {"OMP_NUM_THREADS": "1"}, "jax": {}, "tensorflow": {}}
+"""Suites that run on two pytest-xdist workers, with what each worker's environment adds.
+JAX's and TensorFlow's compile one small program after another on one core (on 2 cores,
+JAX's went from 13.7 to 10.3 minutes and TensorFlow's from 8.2 to 4.9); NumPy's runs
+small kernels on one core (207 to 152 s, each worker on one BLAS thread). PyTorch's took
+longer split in two (173 to 280 s for a third of it), so it stays in one process."""
 WORKERS = ["-n", "2", "--dist", "worksteal"]
 
 SLOWEST = "--durations=25"
@@ -120,7 +126,7 @@ def tests(session: nox.Session, backend: str) -> None:
     environment (installing another took about a minute per backend), and only in a full
     run: arguments after ``--`` select within the suite."""
     extra = ["flax"] if backend == "jax" else []  # `layers.FlaxLayer` is tested there
-    workers = WORKERS if backend in COMPILE_BOUND else []
+    workers = WORKERS if backend in TWO_WORKERS else []
     if workers:
         extra.append("pytest-xdist>=3")
     install(session, *editable("core", f"backend-{backend}", "saving"), *TEST_DEPS, *extra)
@@ -134,7 +140,7 @@ def tests(session: nox.Session, backend: str) -> None:
         *workers,
         SLOWEST,
         *session.posargs,
-        env={"LAMINA_BACKEND": backend, **FAST_COMPILE},
+        env={"LAMINA_BACKEND": backend, **FAST_COMPILE, **TWO_WORKERS.get(backend, {})},
     )
     if backend in DISTRIBUTED and not session.posargs:
         run_distributed(session, backend)
@@ -264,11 +270,12 @@ def keras(session: nox.Session) -> None:
     """`.keras` and `.weights.h5` files to and from real Keras 3 (on JAX): Lamina on JAX,
     then the files of every layer family again with Lamina on NumPy."""
     packages = editable("core", "backend-jax", "backend-numpy", "saving")
-    install(session, *packages, *TEST_DEPS, "keras>=3.10", "jax")
+    install(session, *packages, *TEST_DEPS, "keras>=3.10", "jax", "pytest-xdist>=3")
     tests = "packages/saving/tests/keras3"
     session.run(
         "pytest",
         tests,
+        *WORKERS,  # both frameworks compile small programs: 206 to 165 s on 2 cores
         *session.posargs,
         env={"LAMINA_BACKEND": "jax", "KERAS_BACKEND": "jax", **FAST_COMPILE},
     )
