@@ -17,8 +17,9 @@ backend: Backend = ModuleBackend.assemble(
     Namespaces(core, control_flow, numpy, nn, math, linalg.ops, image, random, runtime),
     (TorchVariable, TorchLayerMixin, TorchTrainer),
     optimizer_rules=optimizers.RULES,
-    # torch.compile is opt-in (`jit_compile=True`); eager steps are the default.
-    step_modes=({"jit_compile": False}, {"jit_compile": True}),
+    # check_layer fits every layer with eager steps: compiling one model takes seconds, so
+    # torch.compile is checked per layer family (tests/test_compile_torch.py).
+    step_modes=({"jit_compile": False},),
     fused=fused,
     distribution=distribution,
 )

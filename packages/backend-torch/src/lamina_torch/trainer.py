@@ -11,6 +11,8 @@ result after every batch costs more Python than the update itself on small model
 
 from __future__ import annotations
 
+import contextlib
+import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -21,6 +23,7 @@ from lamina.backend.kit import (
     batch_size_of,
     loss_sums,
     track_loss,
+    unmemoized,
     unpack_x_y_sample_weight,
 )
 from lamina_torch import distribution, model_parallel
@@ -68,7 +71,8 @@ class TorchTrainer:
             run: Any = auto_train_function(
                 model,
                 plain=("eager", self._step_runner(compiled=False)),
-                compiled=("torch.compile", lambda: self._step_runner(compiled=True)),
+                # The plain steps before the trial fill the tables a first eager step would.
+                compiled=("torch.compile", lambda: self._step_runner(True, eager_first=False)),
                 compilations=_compiled_graphs,
                 sync=_sync_device,
             )
@@ -77,13 +81,14 @@ class TorchTrainer:
         object.__setattr__(model, "train_function", run)
         return run
 
-    def _step_runner(self, compiled: bool) -> Any:
-        """``run(batches) -> logs``: the train step, through `torch.compile` if `compiled`."""
+    def _step_runner(self, compiled: bool, eager_first: bool = True) -> Any:
+        """``run(batches) -> logs``: the train step, through `torch.compile` if `compiled`
+        (after one eager step, unless not `eager_first`: see `_compiled_step`)."""
         model: Any = self
         step = model.train_step
         if compiled:
             _leave_updates_out_of_compiled_steps()
-            step = torch.compile(step)
+            step = _compiled_step(model, eager_first)
         # Lamina's own step, metrics and results: their logs can wait until read. Not
         # across processes: combining results is a collective every process must join, and
         # callbacks may read logs on some processes only.
@@ -171,6 +176,49 @@ def _apply_update(optimizer: Any, grads: list[Any], trainable: list[Any]) -> Non
 _apply_eagerly = _apply_update
 """What the step calls: `_apply_update`, marked for torch.compile to call rather than trace
 once a step is compiled (`_leave_updates_out_of_compiled_steps`)."""
+
+
+def _compiled_step(model: Any, eager_first: bool) -> Callable[[Any], Any]:
+    """`model.train_step` through `torch.compile`, on code of this model's own, after one
+    eager step if `eager_first`.
+
+    torch.compile keeps its compiled frames per code object, at most `recompile_limit` (8)
+    of them, and each one guards on the model it traced: with every model's step on one
+    code object, the ninth model's "compiled" step ran eagerly. It also guards on the
+    lookup tables Lamina fills on first use (constructor signatures, op fallbacks), which
+    the first step fills: compiled first, each costs a recompile of the whole step (about
+    10 s each on a CPU). For the same reason ops skip their memo of eager checks there
+    (`unmemoized`). Lamina's own step compiles its body inside the step scope, since a
+    graph break (the backward) cannot happen inside that context manager. Shapes are
+    static: a partial last batch compiles once more, which cost less than tracing with
+    symbolic sizes (71 against 85 s for one small model on a CPU, cold caches).
+    """
+    own = type(model).train_step is not TorchTrainer.train_step  # the user's own step
+    body = torch.compile(
+        _own_code(model.train_step if own else model._train_step), dynamic=False
+    )
+
+    def compiled(data: Any) -> Any:
+        with unmemoized(), (contextlib.nullcontext() if own else model_parallel.step_scope()):
+            return body(data)
+
+    steps = [model.train_step, compiled] if eager_first else [compiled]
+
+    def step(data: Any) -> Any:
+        return steps.pop(0)(data) if len(steps) > 1 else steps[0](data)
+
+    return step
+
+
+def _own_code(method: Any) -> Any:
+    """`method`, bound to the same object, over a fresh copy of its function's code."""
+    fn = method.__func__
+    copy = types.FunctionType(
+        fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
+    )
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = fn.__qualname__
+    return types.MethodType(copy, method.__self__)
 
 
 def _leave_updates_out_of_compiled_steps() -> None:

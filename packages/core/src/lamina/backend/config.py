@@ -7,13 +7,14 @@ and ``LAMINA_BACKEND`` are read only when a backend is first selected.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import dataclasses
 import json
 import os
 import pathlib
 from collections.abc import Iterator
 from typing import Any
+
+from lamina.backend.scoped import ScopedVar
 
 _FLOATX = ("bfloat16", "float16", "float32", "float64")
 _IMAGE_FORMATS = ("channels_last", "channels_first")
@@ -41,8 +42,8 @@ class Settings:
 
 SETTINGS = Settings()
 
-# Scoped overrides. Each is a ContextVar so threads and async tasks see their own value.
-NAME_SCOPE: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+# Scoped overrides, one value per thread (`ScopedVar`: torch.compile can trace reads of it).
+NAME_SCOPE: ScopedVar[tuple[str, ...]] = ScopedVar(
     "lamina_name_scope", default=()
 )
 
@@ -144,13 +145,13 @@ def reset_session_state() -> None:
 
 
 # Scopes whose state the variables consult. Values are the active scope objects.
-STATELESS_SCOPE: contextvars.ContextVar[Any] = contextvars.ContextVar(
+STATELESS_SCOPE: ScopedVar[Any] = ScopedVar(
     "lamina_stateless_scope", default=None
 )
-SYMBOLIC_SCOPE: contextvars.ContextVar[Any] = contextvars.ContextVar(
+SYMBOLIC_SCOPE: ScopedVar[Any] = ScopedVar(
     "lamina_symbolic_scope", default=None
 )
 # Inside a mixed-precision layer's call: the dtype float variables are read in.
-AUTOCAST_DTYPE: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+AUTOCAST_DTYPE: ScopedVar[str | None] = ScopedVar(
     "lamina_autocast_dtype", default=None
 )

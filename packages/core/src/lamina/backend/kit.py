@@ -96,6 +96,7 @@ from lamina.backend.windows import patch_grid as patch_grid
 from lamina.distribution.strategies import variable_layout as variable_layout
 from lamina.ops.dtypes import standardize_dtype as standardize_dtype
 from lamina.ops.dtypes import to_numpy_dtype as to_numpy_dtype
+from lamina.ops.eager_memo import unmemoized as unmemoized
 from lamina.ops.nn.conv.patches import patch_positions as patch_positions
 from lamina.ops.symbolic import SymbolicTensor as SymbolicTensor
 from lamina.random.seed_generator import SeedStateScope as SeedStateScope
@@ -107,7 +108,7 @@ from lamina.variables.offers import take_offered as take_offered
 from lamina.variables.scopes import StatelessScope as StatelessScope
 from lamina.variables.variable import Variable as Variable
 
-KIT_VERSION: tuple[int, int] = (1, 16)
+KIT_VERSION: tuple[int, int] = (1, 17)
 """(major, minor): minor grows with new names, major when a name changes or goes."""
 
 

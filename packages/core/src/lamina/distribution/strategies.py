@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import abc
 import contextlib
-import contextvars
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from lamina.backend.scoped import ScopedVar
 from lamina.distribution.engine import (
     STRATEGY_BACKENDS,
     check_divisible,
@@ -22,10 +22,10 @@ from lamina.distribution.engine import (
 )
 from lamina.distribution.layouts import DeviceMesh, LayoutMap, TensorLayout
 
-_DISTRIBUTION: contextvars.ContextVar[Distribution | None] = contextvars.ContextVar(
+_DISTRIBUTION: ScopedVar[Distribution | None] = ScopedVar(
     "lamina_distribution", default=None
 )
-_LAYOUT_SOURCE: contextvars.ContextVar[Any] = contextvars.ContextVar(
+_LAYOUT_SOURCE: ScopedVar[Any] = ScopedVar(
     "lamina_layout_source", default=None
 )
 

@@ -8,7 +8,6 @@ mixin's hooks (`lamina.backend.layer_mixin.LayerMixin`).
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import functools
 import inspect
 import sys
@@ -21,6 +20,7 @@ from lamina import tree
 from lamina.backend.config import AUTOCAST_DTYPE, NAME_SCOPE, name_scope
 from lamina.backend.layer_mixin import LayerMixin
 from lamina.backend.registry import current_if_any
+from lamina.backend.scoped import ScopedVar
 from lamina.distribution.strategies import distribution, relayout_output
 from lamina.dtype_policies import policy as policies
 from lamina.layers.input_spec import assert_input_compatibility
@@ -35,10 +35,10 @@ from lamina.variables.scopes import StatelessScope, get_stateless_scope
 from lamina.variables.variable import ALLOCATION_CHECK, Variable
 
 # (outermost layer of the current call, its training flag): nested calls inherit both.
-_CALL_CONTEXT: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.ContextVar(
+_CALL_CONTEXT: ScopedVar[tuple[Any, Any] | None] = ScopedVar(
     "lamina_call_context", default=None
 )
-_INITIALIZERS_SKIPPED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+_INITIALIZERS_SKIPPED: ScopedVar[bool] = ScopedVar(
     "lamina_initializers_skipped", default=False
 )
 _STRUCTURE_VERSION = [0]
@@ -471,6 +471,11 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
     @property
     def metrics(self) -> list[Any]:
         """Metric objects tracked on this layer and its nested layers."""
+        return self._tracked_metrics()
+
+    def _tracked_metrics(self) -> list[Any]:
+        # A method as well as the property: a model's `metrics` adds its own to these, and
+        # torch.compile cannot trace a call of the property's getter (`fget`).
         out: list[Any] = []
         for layer in self._flatten_layers():
             out.extend(m for m in layer._metrics if all(m is not o for o in out))

@@ -10,7 +10,8 @@ reported every time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from lamina.backend.config import SETTINGS
@@ -20,6 +21,23 @@ T = TypeVar("T")
 _SCALARS = frozenset({bool, int, float, complex})
 _LIMIT = 4096
 _MEMO: dict[Any, Any] = {}
+_UNMEMOIZED = 0
+"""How many `unmemoized` blocks are open, in any thread: skipping the memo only costs time."""
+
+
+@contextlib.contextmanager
+def unmemoized() -> Iterator[None]:
+    """Inside, ops check their inputs on every call and leave the memo alone.
+
+    For code a compiler traces through Python (torch.compile): it would guard on the
+    memo's contents, and compile the traced code again each time the memo grows.
+    """
+    global _UNMEMOIZED
+    _UNMEMOIZED += 1
+    try:
+        yield
+    finally:
+        _UNMEMOIZED -= 1
 
 
 def _signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -46,6 +64,8 @@ def memo(op: Any, args: tuple[Any, ...], check: Callable[[], T]) -> T:
     part of the key (`op.memo_params()`); an op whose arguments are not given there is
     checked on every call.
     """
+    if _UNMEMOIZED:
+        return check()
     params = op.memo_params()
     if params is None:
         return check()

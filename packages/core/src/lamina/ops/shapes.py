@@ -40,7 +40,9 @@ def broadcast_shapes(op: str, *shapes: Sequence[int | None]) -> Shape:
     first = tuple(shapes[0]) if shapes else ()
     if all(tuple(s) == first for s in shapes[1:]):
         return first  # the common case, and the hot path of every element-wise op
-    ndim = max((len(s) for s in shapes), default=0)
+    ndim = 0
+    for s in shapes:  # not max() over a generator: torch.compile cannot trace that call
+        ndim = max(ndim, len(s))
     out: list[int | None] = []
     for i in range(ndim):
         dim: int | None = 1

@@ -9,7 +9,6 @@ Draws with ``seed=None`` use the global generator, whose state a compiled step c
 
 from __future__ import annotations
 
-import contextvars
 import secrets
 from types import TracebackType
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from lamina.backend.config import NAME_SCOPE, SETTINGS, name_scope, unique_name
+from lamina.backend.scoped import ScopedVar, ScopedVarToken
 from lamina.variables.scopes import in_stateless_scope
 from lamina.variables.variable import Variable
 
@@ -183,7 +183,7 @@ class _GlobalGenerator:
         return current
 
 
-_SEED_STATE: contextvars.ContextVar[SeedStateScope | None] = contextvars.ContextVar(
+_SEED_STATE: ScopedVar[SeedStateScope | None] = ScopedVar(
     "lamina_seed_state", default=None
 )
 
@@ -209,7 +209,7 @@ class SeedStateScope:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-        self._token: contextvars.Token[SeedStateScope | None] | None = None
+        self._token: ScopedVarToken[SeedStateScope | None] | None = None
 
     def __enter__(self) -> SeedStateScope:
         self._token = _SEED_STATE.set(self)

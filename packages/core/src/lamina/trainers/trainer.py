@@ -184,9 +184,7 @@ class Trainer(BatchMethods, Inference):
             out.extend(self._compile_metrics.metrics)
         if self._compile_loss is not None:
             out.extend(self._compile_loss.metrics)
-        from lamina.layers.layer import Layer
-
-        out.extend(Layer.metrics.fget(self))  # type: ignore[attr-defined]
+        out.extend(self._tracked_metrics())  # type: ignore[attr-defined]
         return out
 
     @property

@@ -11,14 +11,15 @@ way (`offer`), so they are never copied either.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
-_OFFERED: contextvars.ContextVar[dict[int, np.ndarray] | None] = contextvars.ContextVar(
+from lamina.backend.scoped import ScopedVar
+
+_OFFERED: ScopedVar[dict[int, np.ndarray] | None] = ScopedVar(
     "lamina_offered_arrays", default=None
 )
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextvars
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from lamina.backend.config import STATELESS_SCOPE, SYMBOLIC_SCOPE
+from lamina.backend.scoped import ScopedVarToken
 
 if TYPE_CHECKING:
     from lamina.variables.variable import Variable
@@ -49,7 +49,7 @@ class StatelessScope:
                     f"Received a key of type {type(var).__name__}: {var!r}"
                 )
             self._values[id(var)] = var._convert_to_tensor(value, var.dtype)
-        self._token: contextvars.Token[Any] | None = None
+        self._token: ScopedVarToken[Any] | None = None
 
     def add_update(self, variable: Variable, value: Any) -> None:
         """Record `value` as `variable`'s new value inside this scope."""
@@ -81,7 +81,7 @@ class SymbolicScope:
     """Inside it, layers and ops are being traced for shapes only (no real values)."""
 
     def __init__(self) -> None:
-        self._token: contextvars.Token[Any] | None = None
+        self._token: ScopedVarToken[Any] | None = None
 
     def __enter__(self) -> SymbolicScope:
         self._token = SYMBOLIC_SCOPE.set(self)
