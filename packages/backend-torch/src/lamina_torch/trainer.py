@@ -184,7 +184,7 @@ def _compiled_step(model: Any, eager_first: bool) -> Callable[[Any], Any]:
 
     torch.compile keeps its compiled frames per code object, at most `recompile_limit` (8)
     of them, and each one guards on the model it traced: with every model's step on one
-    code object, the ninth model's "compiled" step ran eagerly. It also guards on the
+    code object, the steps of all but a process' first few models ran eagerly. It also guards on the
     lookup tables Lamina fills on first use (constructor signatures, op fallbacks), which
     the first step fills: compiled first, each costs a recompile of the whole step (about
     10 s each on a CPU). For the same reason ops skip their memo of eager checks there
@@ -202,10 +202,16 @@ def _compiled_step(model: Any, eager_first: bool) -> Callable[[Any], Any]:
         with unmemoized(), (contextlib.nullcontext() if own else model_parallel.step_scope()):
             return body(data)
 
-    steps = [model.train_step, compiled] if eager_first else [compiled]
+    if not eager_first:
+        return compiled
+    stepped = False
 
     def step(data: Any) -> Any:
-        return steps.pop(0)(data) if len(steps) > 1 else steps[0](data)
+        nonlocal stepped
+        if stepped:
+            return compiled(data)
+        stepped = True
+        return model.train_step(data)
 
     return step
 

@@ -1,11 +1,12 @@
 """Per-thread values that scopes set and restore, as `contextvars.ContextVar` does.
 
-Lamina's scopes (stateless, symbolic, autocast, name, seed, distribution, layer call) are
-read on every layer call. A compiler that traces Python bytecode must follow those reads:
-`torch.compile` cannot trace ``ContextVar.get`` and breaks its graph at each one (31
-breaks in one step of a two-layer model, and a break inside a loop gives up on the whole
-frame), while it traces attribute reads of a `threading.local`. `ScopedVar` keeps the
-ContextVar interface (``get``, ``set`` returning a token, ``reset``) on a thread-local.
+Lamina's scopes (stateless, symbolic, autocast, name, seed, distribution, layer call,
+offered arrays) are read on every layer call. A compiler that traces Python bytecode must
+follow those reads: `torch.compile` cannot trace ``ContextVar.get`` and breaks its graph
+at each one (31 breaks in one step of a two-layer model, and a break inside a loop gives
+up on the whole frame), while it traces attribute reads of a `threading.local`.
+`ScopedVar` keeps the ContextVar interface (``get``, ``set`` returning a token,
+``reset``) on a thread-local.
 
 What changes against a ContextVar: asyncio tasks of one thread share one value. Lamina
 runs no coroutines; each thread, the data pipeline's workers included, still starts at
@@ -18,6 +19,7 @@ import threading
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+
 
 class ScopedVarToken(Generic[T]):
     """What `ScopedVar.set` returns: the value to put back on `ScopedVar.reset`."""
