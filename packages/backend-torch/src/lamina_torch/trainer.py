@@ -37,25 +37,7 @@ class TorchTrainer:
     def train_step(self, data: Any) -> dict[str, Any]:
         """One batch: forward, loss, backward, optimizer update, metrics."""
         with model_parallel.step_scope():  # ModelParallel: constants meet DTensors
-            return self._train_step(data)
-
-    def _train_step(self, data: Any) -> dict[str, Any]:
-        model: Any = self
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = model(x, training=True)
-        loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-        _track_loss(model, loss, x)
-        trainable = model.trainable_weights
-        if trainable:
-            params = [variable.value for variable in trainable]
-            for param in params:
-                param.grad = None
-            if loss.requires_grad:  # else no weight reached the loss: every gradient is None
-                model.optimizer.scale_loss(loss).backward()
-            grads = [param.grad for param in params]
-            grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
-            _apply_eagerly(model.optimizer, grads, trainable)
-        return model.compute_metrics(x, y, y_pred, sample_weight)
+            return _step_body(self, data)
 
     def _default_jit_compile(self) -> bool | str:
         # torch.compile wins on some models and loses on others: `fit` times both.
@@ -178,25 +160,45 @@ _apply_eagerly = _apply_update
 once a step is compiled (`_leave_updates_out_of_compiled_steps`)."""
 
 
+def _step_body(model: Any, data: Any) -> dict[str, Any]:
+    """`TorchTrainer.train_step` inside its step scope: a function of the model, so that a
+    compiled step can run a copy of its code (`_compiled_step`)."""
+    x, y, sample_weight = unpack_x_y_sample_weight(data)
+    y_pred = model(x, training=True)
+    loss = model.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+    _track_loss(model, loss, x)
+    trainable = model.trainable_weights
+    if trainable:
+        params = [variable.value for variable in trainable]
+        for param in params:
+            param.grad = None
+        if loss.requires_grad:  # else no weight reached the loss: every gradient is None
+            model.optimizer.scale_loss(loss).backward()
+        grads = [param.grad for param in params]
+        grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
+        _apply_eagerly(model.optimizer, grads, trainable)
+    return model.compute_metrics(x, y, y_pred, sample_weight)
+
+
 def _compiled_step(model: Any, eager_first: bool) -> Callable[[Any], Any]:
     """`model.train_step` through `torch.compile`, on code of this model's own, after one
     eager step if `eager_first`.
 
     torch.compile keeps its compiled frames per code object, at most `recompile_limit` (8)
     of them, and each one guards on the model it traced: with every model's step on one
-    code object, the steps of all but a process' first few models ran eagerly. It also guards on the
-    lookup tables Lamina fills on first use (constructor signatures, op fallbacks), which
-    the first step fills: compiled first, each costs a recompile of the whole step (about
-    10 s each on a CPU). For the same reason ops skip their memo of eager checks there
-    (`unmemoized`). Lamina's own step compiles its body inside the step scope, since a
-    graph break (the backward) cannot happen inside that context manager. Shapes are
-    static: a partial last batch compiles once more, which cost less than tracing with
-    symbolic sizes (71 against 85 s for one small model on a CPU, cold caches).
+    code object, the steps of all but a process' first few models ran eagerly. It also
+    guards on the lookup tables Lamina fills on first use (constructor signatures, op
+    fallbacks), which the first step fills: compiled first, each costs a recompile of the
+    whole step (about 10 s each on a CPU). For the same reason ops skip their memo of
+    eager checks there (`unmemoized`). Lamina's own step compiles its body inside the step
+    scope, since a graph break (the backward) cannot happen inside that context manager.
+    Shapes are static: a partial last batch compiles once more, which cost less than
+    tracing with symbolic sizes (71 against 85 s for one small model on a CPU, cold caches).
     """
     own = type(model).train_step is not TorchTrainer.train_step  # the user's own step
-    body = torch.compile(
-        _own_code(model.train_step if own else model._train_step), dynamic=False
-    )
+    step_function = type(model).train_step if own else _step_body
+    # Bound, not a partial: torch.compile then caches the copy's frame, not a wrapper's.
+    body = torch.compile(types.MethodType(_code_copy(step_function), model), dynamic=False)
 
     def compiled(data: Any) -> Any:
         with unmemoized(), (contextlib.nullcontext() if own else model_parallel.step_scope()):
@@ -216,15 +218,14 @@ def _compiled_step(model: Any, eager_first: bool) -> Callable[[Any], Any]:
     return step
 
 
-def _own_code(method: Any) -> Any:
-    """`method`, bound to the same object, over a fresh copy of its function's code."""
-    fn = method.__func__
+def _code_copy(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` over a fresh copy of its code: torch.compile's cache of its own."""
     copy = types.FunctionType(
         fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
     )
     copy.__kwdefaults__ = fn.__kwdefaults__
     copy.__qualname__ = fn.__qualname__
-    return types.MethodType(copy, method.__self__)
+    return copy
 
 
 def _leave_updates_out_of_compiled_steps() -> None:
