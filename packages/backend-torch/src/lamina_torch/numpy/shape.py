@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
@@ -55,20 +56,26 @@ def get_item(x: Tensor, key: tuple[int | slice | None, ...]) -> Tensor:
 
 
 def _wrap(indices: Tensor, n: int) -> Tensor:
-    # torch gathers reject negative indices; count them from the end as NumPy does.
-    indices = indices.to(torch.int64)
+    """`indices` with negative ones counted from the end, as NumPy does: torch's gathers
+    reject them. On a CPU, reading the least index costs less than rewriting them all; a
+    GPU would stall on that read, and torch.compile cannot trace it."""
+    on_cpu = indices.device.type == "cpu" and not torch.compiler.is_compiling()
+    if on_cpu and (indices.numel() == 0 or indices.min().item() >= 0):
+        return indices
     return torch.where(indices < 0, indices + n, indices)
 
 
 def take(x: Tensor, indices: Tensor, axis: int) -> Tensor:
+    indices = _wrap(indices, x.shape[axis])
+    if axis == 0 and x.ndim == 2:
+        return F.embedding(indices, x)  # an embedding lookup: one kernel, either index dtype
     # index_select wants a 1-D index; gather flat, then restore the index's shape.
-    flat = _wrap(indices, x.shape[axis]).reshape(-1)
-    out = torch.index_select(x, axis, flat)
+    out = torch.index_select(x, axis, indices.reshape(-1))
     return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
 
 
 def take_along_axis(x: Tensor, indices: Tensor, axis: int) -> Tensor:
-    return torch.gather(x, axis, _wrap(indices, x.shape[axis]))
+    return torch.gather(x, axis, _wrap(indices, x.shape[axis]).to(torch.int64))
 
 
 where = torch.where

@@ -290,12 +290,21 @@ class Take(Op):
         return SymbolicTensor(self._spec(static_shape(x), indices)[0], dtype_of(x))
 
     def call(self, x: Any, indices: Any) -> Any:
-        x = as_tensor(self.op_name, x)
-        _, axis = self._spec(static_shape(x), indices)
-        indices = to_tensor(indices, int_index_dtype(self.op_name, "indices", indices))
+        axis, index_dtype, ready = memo(self, (x, indices), lambda: self._checked(x, indices))
+        if not ready:
+            x = as_tensor(self.op_name, x)
+            indices = to_tensor(indices, index_dtype)
         if self.axis is None:
             x = backend().numpy.reshape(x, (-1,))
         return backend().numpy.take(x, indices, axis)
+
+    def _checked(self, x: Any, indices: Any) -> tuple[int, str, bool]:
+        """The axis and the indices' dtype, checked; and whether `x` and `indices` already
+        are tensors of their dtypes (an embedding lookup's usual case)."""
+        tensor = as_tensor(self.op_name, x)
+        _, axis = self._spec(static_shape(tensor), indices)
+        index_dtype = int_index_dtype(self.op_name, "indices", indices)
+        return axis, index_dtype, tensor is x and native(index_dtype, indices)
 
 
 def take(x: Any, indices: Any, axis: Any = None) -> Any:
