@@ -68,8 +68,13 @@ def _attention():
     return inputs, lamina.layers.Dense(2)(lamina.layers.GlobalAveragePooling1D()(x))
 
 
+def _recurrent():
+    return [lamina.Input((5, 3)), lamina.layers.LSTM(4, return_sequences=True),
+            lamina.layers.GRU(3), lamina.layers.Dense(2)]  # fmt: skip
+
+
 FAMILIES = {"dense_batch_norm": (_dense_batch_norm, 10), "conv_pool": (_conv_pool, 8),
-            "attention": (_attention, 8)}  # fmt: skip
+            "attention": (_attention, 8), "recurrent": (_recurrent, 8)}  # fmt: skip
 """Per family, a model and the number of samples: 10 (batches of 4) adds a partial last
 batch, which torch.compile traces again with a dynamic batch size; compiling costs seconds
 per trace on a CPU, so the larger models take full batches only."""
@@ -91,8 +96,9 @@ def _fit_family(name: str, jit_compile: bool) -> tuple[list[np.ndarray], np.ndar
 @pytest.mark.filterwarnings("ignore::DeprecationWarning:torch")
 @pytest.mark.parametrize("name", sorted(FAMILIES))
 def test_layer_families_train_compiled_as_eagerly(name):
-    """Inference statistics, convolution and pooling, attention: fitted through
-    torch.compile and eagerly, the same weights and predictions to float32 rounding (rtol
+    """Inference statistics, convolution and pooling, attention, fused recurrent kernels
+    (which compiled steps call between their graphs): fitted through torch.compile and
+    eagerly, the same weights and predictions to float32 rounding (rtol
     1e-4, atol 1e-5: inductor fuses and reorders the arithmetic). `check_layer` fits
     every layer eagerly only, since compiling a model costs seconds."""
     (compiled, compiled_pred), (eager, eager_pred) = (

@@ -37,6 +37,34 @@ def _take_steps(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
 
 
 def _call(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
+    """``kernel(*args)``, between torch.compile's graphs when a step is compiled.
+
+    torch.compile cannot compile these kernels: inductor fails on the oneDNN RNN kernel a
+    CPU runs, and decomposing the loop would unroll every time step. It leaves its own
+    `nn.LSTM` out of its graphs for the same reason.
+    """
+    if torch.compiler.is_compiling():
+        return leave_out_of_compiled_graphs()(kernel, inputs, *args)
+    return _run_kernel(kernel, inputs, *args)
+
+
+_KERNEL_BETWEEN_GRAPHS: Any = None
+
+
+def leave_out_of_compiled_graphs() -> Any:
+    """`_run_kernel`, marked for torch.compile to call rather than trace.
+
+    Marked on first use, not at import (marking imports torch._dynamo, which a process that
+    never compiles does not need): by the trainer before it compiles a step, else during
+    the first trace, at the cost of a graph break there.
+    """
+    global _KERNEL_BETWEEN_GRAPHS
+    if _KERNEL_BETWEEN_GRAPHS is None:
+        _KERNEL_BETWEEN_GRAPHS = torch.compiler.disable(_run_kernel)
+    return _KERNEL_BETWEEN_GRAPHS
+
+
+def _run_kernel(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
     """``kernel(*args)``; on CUDA without the warning about weights not in one buffer.
 
     cuDNN gathers weights that are not one flat buffer into one at each call (ours are the

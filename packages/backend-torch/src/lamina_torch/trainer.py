@@ -26,7 +26,7 @@ from lamina.backend.kit import (
     unmemoized,
     unpack_x_y_sample_weight,
 )
-from lamina_torch import distribution, model_parallel
+from lamina_torch import distribution, fused, model_parallel
 
 
 class TorchTrainer:
@@ -229,11 +229,12 @@ def _code_copy(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _leave_updates_out_of_compiled_steps() -> None:
-    """Mark the update when a step is first compiled, not at import: marking imports
-    torch._dynamo, 1.5 s that eager steps never need."""
+    """Mark the update (and the fused recurrent kernels) when a step is first compiled,
+    not at import: marking imports torch._dynamo, 1.5 s that eager steps never need."""
     global _apply_eagerly
     if _apply_eagerly is _apply_update:
         _apply_eagerly = torch.compiler.disable(_apply_update)
+    fused.leave_out_of_compiled_graphs()
 
 
 def _compiled_graphs() -> int:

@@ -111,7 +111,8 @@ class Functional(Function, Model):
                     f"received keys {sorted(inputs)}"
                 )
             return [inputs[n] for n in names]
-        if len(self.inputs) == 1 and not tree.is_nested(inputs):  # the common case
+        if len(self.inputs) == 1 and (is_tensor(inputs) or not tree.is_nested(inputs)):
+            # The common case, seen by its type first: a compiled step cannot trace optree.
             return [inputs]
         flat = tree.flatten(inputs)
         if len(flat) != len(self.inputs):
