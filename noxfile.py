@@ -31,12 +31,20 @@ from 209 to 92 s). Each process also runs XLA's kernels on one thread, since two
 workers already share the two cores. XLA stops reading XLA_FLAGS at a word that is not a
 flag, so every word here must be one. Benchmarks and users keep XLA's defaults."""
 
-TWO_WORKERS = {"numpy": {"OMP_NUM_THREADS": "1"}, "jax": {}, "tensorflow": {}}
+ONE_THREAD = {"OMP_NUM_THREADS": "1"}
+TWO_WORKERS = {
+    "numpy": ONE_THREAD,
+    "jax": {},
+    "tensorflow": {},
+    "torch": {**ONE_THREAD, "TORCHINDUCTOR_COMPILE_THREADS": "1"},
+}
 """Suites that run on two pytest-xdist workers, with what each worker's environment adds.
 JAX's and TensorFlow's compile one small program after another on one core (on 2 cores,
-JAX's went from 13.7 to 10.3 minutes and TensorFlow's from 8.2 to 4.9); NumPy's runs
-small kernels on one core (207 to 152 s, each worker on one BLAS thread). PyTorch's took
-longer split in two (173 to 280 s for a third of it), so it stays in one process."""
+JAX's went from 13.7 to 10.3 minutes and TensorFlow's from 8.2 to 4.9); NumPy's and
+PyTorch's run small kernels, each worker on one thread (NumPy's went from 207 to 152 s,
+PyTorch's from about 330 to 264 s; with torch's default threads, two workers were slower
+than one process). torch.compile's own compile workers would take cores from the other
+worker too."""
 WORKERS = ["-n", "2", "--dist", "worksteal"]
 
 SLOWEST = "--durations=25"
