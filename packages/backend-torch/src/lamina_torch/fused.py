@@ -40,8 +40,8 @@ def _call(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
     """``kernel(*args)``, between torch.compile's graphs when a step is compiled.
 
     torch.compile cannot compile these kernels: inductor fails on the oneDNN RNN kernel a
-    CPU runs, and decomposing the loop would unroll every time step. It leaves its own
-    `nn.LSTM` out of its graphs for the same reason.
+    CPU runs, and decomposing the loop would unroll every time step. It breaks its graphs
+    at its own `nn.LSTM` and `nn.GRU` too (`torch._dynamo.config.allow_rnn` is off).
     """
     if torch.compiler.is_compiling():
         return leave_out_of_compiled_graphs()(kernel, inputs, *args)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F
 
 from lamina.backend.kit import DType, Tensor
 from lamina_torch.core import to_torch_dtype
@@ -68,7 +67,7 @@ def _wrap(indices: Tensor, n: int) -> Tensor:
 def take(x: Tensor, indices: Tensor, axis: int) -> Tensor:
     indices = _wrap(indices, x.shape[axis])
     if axis == 0 and x.ndim == 2:
-        return F.embedding(indices, x)  # an embedding lookup: one kernel, either index dtype
+        return torch.nn.functional.embedding(indices, x)  # one kernel, either index dtype
     # index_select wants a 1-D index; gather flat, then restore the index's shape.
     out = torch.index_select(x, axis, indices.reshape(-1))
     return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
