@@ -243,6 +243,7 @@ def integration(session: nox.Session) -> None:
         *TEST_DEPS,
         "flax",  # the FlaxLayer docstring example
         "matplotlib",  # the lamina.visualization examples
+        "pytest-xdist>=3",
     )
     session.run(
         "pytest",
@@ -267,8 +268,8 @@ def integration(session: nox.Session) -> None:
     # The adapter written outside the backend packages (integration_tests/array_api_backend,
     # found through its entry point) passes the shared op and layer suites for inference.
     session.run(
-        "pytest", "packages/core/tests/ops", "packages/core/tests/layers", "-q",
-        env={"LAMINA_BACKEND": "array_api"},
+        "pytest", "packages/core/tests/ops", "packages/core/tests/layers", "-q", *WORKERS,
+        env={"LAMINA_BACKEND": "array_api", **ONE_THREAD},
     )  # fmt: skip
     # JAX export goes through jax2tf, which needs TensorFlow beside JAX: only this venv has both.
     session.run("pytest", "packages/saving/tests/test_export.py", env={"LAMINA_BACKEND": "jax"})
