@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pathlib
 import shutil
+import subprocess
+import sys
 
 import nox
 
@@ -64,7 +66,10 @@ nox.options.error_on_external_run = True
 
 
 def install(session: nox.Session, *args: str) -> None:
-    """pip install with the shared constraints."""
+    """pip install with the shared constraints (unless `ci` installed this session ahead)."""
+    if session.name in _INSTALLED_AHEAD:
+        session.log("Installed ahead, while the earlier sessions ran.")
+        return
     session.install("-c", CONSTRAINTS, *args)
 
 
@@ -348,9 +353,38 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/run.py", *session.posargs)
 
 
+INSTALL_AHEAD = [*(f"tests({b})" for b in BACKENDS[1:]), "integration", "keras", "build"]
+"""The sessions `ci` installs in a second nox process while the earlier ones run: pip waits
+on the disk and the network, and lint, typecheck and the NumPy suite leave room for it."""
+_AHEAD: list[tuple[subprocess.Popen[bytes], pathlib.Path]] = []
+_INSTALLED_AHEAD: set[str] = set()
+
+
 @nox.session(python=False, default=False)
 def ci(session: nox.Session) -> None:
-    """What CI runs: lint, types, the null tier, every suite and job, integration, keras, build."""
-    sessions = ["lint", "typecheck", "core-only", *(f"tests({b})" for b in BACKENDS)]
-    for name in [*sessions, "integration", "keras", "build"]:
+    """What CI runs: lint, types, the null tier, every suite and job, integration, keras, build.
+
+    The later sessions' environments are installed meanwhile (`INSTALL_AHEAD`); the
+    `installed` session waits for them before those sessions run."""
+    log = ROOT / ".nox" / "install-ahead.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("wb") as out:
+        command = [sys.executable, "-m", "nox", "--install-only", "-s", *INSTALL_AHEAD]
+        _AHEAD.append((subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=out), log))
+    for name in ["lint", "typecheck", "core-only", "tests(numpy)", "installed", *INSTALL_AHEAD]:
         session.notify(name)
+
+
+@nox.session(python=False, default=False)
+def installed(session: nox.Session) -> None:
+    """Waits for the installs `ci` started ahead and shows their log. When they failed,
+    each session installs again, and says what went wrong there."""
+    if not _AHEAD:
+        session.skip("Nothing was installed ahead: `nox -s ci` installs ahead.")
+    process, log = _AHEAD.pop()
+    code = process.wait()
+    session.log(log.read_text(errors="replace"))
+    if code == 0:
+        _INSTALLED_AHEAD.update(INSTALL_AHEAD)
+    else:
+        session.warn(f"Installing ahead exited with {code}: each session installs again.")
