@@ -13,6 +13,7 @@ from lamina.testing import assert_allclose
 X = np.arange(24, dtype="float32").reshape(2, 3, 4)
 M = np.arange(12, dtype="int32").reshape(3, 4)
 IDX = np.array([2, 0, -1], dtype="int32")
+R = np.array([[1, 2], [0, 1]], dtype="int32")
 T = lamina.KerasTensor
 
 KEYS = [
@@ -85,6 +86,9 @@ EAGER = [
     ("take", lambda: ops.take(X, IDX, 1), lambda: np.take(X, IDX, 1)),
     ("take_flat", lambda: ops.take(X, np.array([[0, 23]])), lambda: np.take(X, [[0, 23]])),
     ("take_scalar", lambda: ops.take(M, np.int32(2), 0), lambda: np.take(M, 2, 0)),
+    # Rows of a 2-D table, as `Embedding` takes them: with and without negative indices.
+    ("take_rows", lambda: ops.take(M, R, 0), lambda: np.take(M, R, 0)),
+    ("take_rows_negative", lambda: ops.take(M, -1 - R, 0), lambda: np.take(M, -1 - R, 0)),
     (
         "take_along_axis",
         lambda: ops.take_along_axis(M, np.argsort(-M, 1).astype("int32"), 1),
