@@ -14,6 +14,8 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
+from lamina_torch.between_graphs import BetweenGraphs
+
 
 def _lengths(mask: torch.Tensor | None) -> torch.Tensor | bool | None:
     """Per-sample lengths of a right-padded mask; None when nothing is masked; False when
@@ -36,34 +38,6 @@ def _take_steps(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return torch.gather(x, 1, index[:, :, None].expand(-1, -1, x.shape[-1]))
 
 
-def _call(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
-    """``kernel(*args)``, between torch.compile's graphs when a step is compiled.
-
-    torch.compile cannot compile these kernels: inductor fails on the oneDNN RNN kernel a
-    CPU runs, and decomposing the loop would unroll every time step. It breaks its graphs
-    at its own `nn.LSTM` and `nn.GRU` too (`torch._dynamo.config.allow_rnn` is off).
-    """
-    if torch.compiler.is_compiling():
-        return leave_out_of_compiled_graphs()(kernel, inputs, *args)
-    return _run_kernel(kernel, inputs, *args)
-
-
-_KERNEL_BETWEEN_GRAPHS: Any = None
-
-
-def leave_out_of_compiled_graphs() -> Any:
-    """`_run_kernel`, marked for torch.compile to call rather than trace.
-
-    Marked on first use, not at import (marking imports torch._dynamo, which a process that
-    never compiles does not need): by the trainer before it compiles a step, else during
-    the first trace, at the cost of a graph break there.
-    """
-    global _KERNEL_BETWEEN_GRAPHS
-    if _KERNEL_BETWEEN_GRAPHS is None:
-        _KERNEL_BETWEEN_GRAPHS = torch.compiler.disable(_run_kernel)
-    return _KERNEL_BETWEEN_GRAPHS
-
-
 def _run_kernel(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
     """``kernel(*args)``; on CUDA without the warning about weights not in one buffer.
 
@@ -76,6 +50,13 @@ def _run_kernel(kernel: Any, inputs: torch.Tensor, *args: Any) -> Any:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="RNN module weights are not part")
         return kernel(*args)
+
+
+call_kernel = BetweenGraphs(_run_kernel)
+"""``kernel(inputs, *args)``, between torch.compile's graphs when a step is compiled:
+inductor fails on the oneDNN RNN kernel a CPU runs, and decomposing the loop would unroll
+every time step. torch.compile breaks its graphs at its own `nn.LSTM` and `nn.GRU` too
+(`torch._dynamo.config.allow_rnn` is off)."""
 
 
 def _hx(states: tuple[torch.Tensor, ...]) -> Any:
@@ -105,7 +86,7 @@ def _run(
     train = torch.is_grad_enabled()
     if lengths is None:
         x = torch.flip(inputs, (1,)) if go_backwards else inputs
-        out, *states = _call(
+        out, *states = call_kernel(
             kernel, inputs, x, _hx(hx), params, has_biases, 1, 0.0, train, False, True
         )
         return out, tuple(s[0] for s in states)
@@ -119,7 +100,7 @@ def _run(
         x = _take_steps(inputs, reversed_time)
     packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
     sorted_hx = tuple(h.index_select(1, packed.sorted_indices) for h in hx)
-    data, *states = _call(
+    data, *states = call_kernel(
         kernel,
         inputs,
         packed.data,

@@ -27,6 +27,7 @@ from lamina.backend.kit import (
     unpack_x_y_sample_weight,
 )
 from lamina_torch import distribution, fused, model_parallel
+from lamina_torch.between_graphs import BetweenGraphs
 
 
 class TorchTrainer:
@@ -155,9 +156,8 @@ def _apply_update(optimizer: Any, grads: list[Any], trainable: list[Any]) -> Non
         optimizer.apply(grads, trainable)
 
 
-_apply_eagerly = _apply_update
-"""What the step calls: `_apply_update`, marked for torch.compile to call rather than trace
-once a step is compiled (`_leave_updates_out_of_compiled_steps`)."""
+_update = BetweenGraphs(_apply_update)
+"""What the step calls: `_apply_update`, left out of compiled steps."""
 
 
 def _step_body(model: Any, data: Any) -> dict[str, Any]:
@@ -176,7 +176,7 @@ def _step_body(model: Any, data: Any) -> dict[str, Any]:
             model.optimizer.scale_loss(loss).backward()
         grads = [param.grad for param in params]
         grads = distribution.average_gradients(grads, trainable)  # DataParallel: DDP's
-        _apply_eagerly(model.optimizer, grads, trainable)
+        _update(model.optimizer, grads, trainable)
     return model.compute_metrics(x, y, y_pred, sample_weight)
 
 
@@ -229,12 +229,10 @@ def _code_copy(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _leave_updates_out_of_compiled_steps() -> None:
-    """Mark the update (and the fused recurrent kernels) when a step is first compiled,
-    not at import: marking imports torch._dynamo, 1.5 s that eager steps never need."""
-    global _apply_eagerly
-    if _apply_eagerly is _apply_update:
-        _apply_eagerly = torch.compiler.disable(_apply_update)
-    fused.leave_out_of_compiled_graphs()
+    """Mark the update and the fused recurrent kernels before a step is first compiled
+    (see `BetweenGraphs`)."""
+    _update.mark()
+    fused.call_kernel.mark()
 
 
 def _compiled_graphs() -> int:
