@@ -49,11 +49,16 @@ def is_safe_component(text: str) -> bool:
     return text not in _SPECIAL and not any(c in text for c in "/\\:\0")
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None), bytes})
+"""Types of attribute values that are never layers nor hold any: skipped unexamined."""
+_SKIPPED = frozenset({"_tracker", "_deferred_restore"})
+
+
 def _children(layer: Layer) -> Iterator[tuple[str, Layer]]:
     for attr, value in (getattr(layer, "__dict__", None) or {}).items():
-        if not isinstance(attr, str) or attr.startswith("__"):
+        if type(value) in _LEAVES or attr in _SKIPPED or not isinstance(attr, str):
             continue
-        if attr in ("_tracker", "_deferred_restore"):
+        if attr.startswith("__"):
             continue
         if isinstance(value, Layer):
             yield path_component(attr.lstrip("_")), value

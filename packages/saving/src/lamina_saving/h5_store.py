@@ -17,13 +17,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import h5py
 import ml_dtypes
 import numpy as np
 
 from lamina.backend.kit import aligned_empty
+from lamina_saving import h5_direct
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.zip_member import crc32
@@ -42,6 +43,8 @@ counts; 10,000 layers use about 40,000 links and 30,000 attributes."""
 BFLOAT16 = "bfloat16"
 _NUMERIC_KINDS = "biufc"
 _STORED_LAYOUTS = (h5py.h5d.COMPACT, h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED)
+Group: TypeAlias = h5py.h5g.GroupID
+Dataset: TypeAlias = h5py.h5d.DatasetID
 T = TypeVar("T")
 
 
@@ -114,38 +117,42 @@ def write_entries(
     `path` is a new file's path, or a seekable binary file to write the HDF5 file into.
     """
     with h5py.File(path, "w") as f:
-        f.attrs["format"] = FORMAT
-        f.attrs["format_version"] = FORMAT_VERSION
-        f.attrs["lamina_saving_version"] = __version__
-        f.attrs[CHECKSUMS] = CHECKSUM_ATTR
-        for key, value in (attrs or {}).items():
-            f.attrs[key] = value
+        file_attrs = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "lamina_saving_version": __version__,
+            CHECKSUMS: CHECKSUM_ATTR,
+            **(attrs or {}),
+        }
+        for key, value in file_attrs.items():
+            h5_direct.write_attr(f.id, key, value)
         counts: dict[str, int] = {}
         for group_path, name, array in entries:
             index = counts.get(group_path, 0)
             counts[group_path] = index + 1
-            dset = write_value(f, f"{group_path}/vars/{index}", array)
-            dset.attrs["name"] = name
+            dset = write_value(f.id, f"{group_path}/vars/{index}", array)
+            h5_direct.write_attr(dset, "name", name)
 
 
-def write_value(parent: h5py.Group, key: str, value: Any) -> h5py.Dataset:
-    """One variable's dataset, with its checksum; bfloat16 (which HDF5 has no type for)
-    is stored as 2-byte opaque data marked ``dtype="bfloat16"``, as Keras 3 does."""
-    data = np.asarray(value)
+def write_value(parent: Any, key: str, value: Any) -> h5py.h5d.DatasetID:
+    """One variable's dataset at `key` under `parent` (a file or group id), with its
+    checksum; bfloat16 (which HDF5 has no type for) is stored as 2-byte opaque data marked
+    ``dtype="bfloat16"``, as Keras 3 does."""
+    data = np.asarray(value, order="C")
     crc = checksum_started(data)  # on other threads while HDF5 writes the values
-    dset = parent.create_dataset(key, data=data)
-    dset.attrs[CHECKSUM_ATTR] = crc()
+    dset = h5_direct.create_dataset(parent, key, data)
+    h5_direct.write_attr(dset, CHECKSUM_ATTR, crc())
     if data.dtype.name == BFLOAT16:
-        dset.attrs["dtype"] = BFLOAT16
+        h5_direct.write_attr(dset, "dtype", BFLOAT16)
     return dset
 
 
-def _is_bfloat16(dset: h5py.Dataset) -> bool:
+def _is_bfloat16(dset: h5py.h5d.DatasetID) -> bool:
     """A dataset of 2-byte opaque values marked as bfloat16 (Lamina's and Keras' files)."""
     return (
         dset.dtype.kind == "V"
         and dset.dtype.itemsize == 2
-        and _attr(dset.attrs.get("dtype")) == BFLOAT16
+        and _attr(h5_direct.read_attr(dset, "dtype")) == BFLOAT16
     )
 
 
@@ -167,7 +174,8 @@ class WeightsReader:
         self._size = size
         self._declared = 0  # bytes declared by the datasets checked so far
         try:
-            self._checksummed = _attr(self._file.attrs.get(CHECKSUMS)) == CHECKSUM_ATTR
+            self._root = h5_direct.root(self._file)
+            self._checksummed = _attr(h5_direct.read_attr(self._root, CHECKSUMS)) == CHECKSUM_ATTR
             self.groups = self._index()
         except LaminaFileError:
             self._file.close()
@@ -194,18 +202,18 @@ class WeightsReader:
     def attrs(self) -> dict[str, Any]:
         return {k: _attr(v) for k, v in self._file.attrs.items()}
 
-    def _index(self) -> dict[str, list[tuple[str, h5py.Dataset]]]:
-        fmt = self._file.attrs.get("format")
+    def _index(self) -> dict[str, list[tuple[str, Dataset]]]:
+        fmt = h5_direct.read_attr(self._root, "format")
         if _attr(fmt) != FORMAT:
             raise LaminaFileError(
                 self.display, f"not a Lamina weights file (format attribute {_attr(fmt)!r})."
             )
-        groups: dict[str, list[tuple[str, h5py.Dataset]]] = {}
-        self._collect(self._file, "", groups)
+        groups: dict[str, list[tuple[str, Dataset]]] = {}
+        self._collect(self._root, "", groups)
         return groups
 
     def _collect(
-        self, group: h5py.Group, prefix: str, out: dict[str, list[tuple[str, h5py.Dataset]]]
+        self, group: Group, prefix: str, out: dict[str, list[tuple[str, Dataset]]]
     ) -> None:
         """Every ``vars`` group under `group` into `out`, walked without recursion.
 
@@ -213,34 +221,34 @@ class WeightsReader:
         so are nesting deeper than `MAX_DEPTH` and more than `MAX_OBJECTS` links: the cost
         of the walk stays proportional to what the file really holds.
         """
-        seen = {group.id}
+        seen = {group}
         stack = [(group, prefix, 0)]
         objects = 0
         while stack:
             current, base, depth = stack.pop()
             children = []
-            for key in current:
+            for key in h5_direct.names(current):
                 where = f"{base}{key}"
                 objects += 1
-                link = current.get(key, getlink=True)
-                if not isinstance(link, h5py.HardLink):
+                link = h5_direct.link_kind(current, key)
+                if link != "HardLink":
                     raise LaminaFileError(
                         self.display,
-                        f"entry {where!r} is a {type(link).__name__}; links are refused "
+                        f"entry {where!r} is a {link}; links are refused "
                         "because they can point outside the file.",
                     )
-                item = current[key]
-                if not isinstance(item, h5py.Group):
+                item = h5_direct.open_object(current, key)
+                if not isinstance(item, h5py.h5g.GroupID):
                     raise LaminaFileError(
                         self.display, f"unexpected dataset {where!r} outside vars."
                     )
-                if item.id in seen:
+                if item in seen:
                     raise LaminaFileError(
                         self.display,
                         f"group {where!r} is reached by a second path (a shared or cyclic "
                         "link); refused.",
                     )
-                seen.add(item.id)
+                seen.add(item)
                 if key == "vars":
                     objects += len(item)
                     self._count(objects)
@@ -260,14 +268,14 @@ class WeightsReader:
                 self.display, f"it holds more than {MAX_OBJECTS} groups and datasets; refused."
             )
 
-    def _variables(self, group: h5py.Group, where: str) -> list[tuple[str, h5py.Dataset]]:
+    def _variables(self, group: Group, where: str) -> list[tuple[str, Dataset]]:
         items = []
         for i in range(len(group)):
             key = str(i)
-            if key not in group:
+            if not h5_direct.has(group, key):
                 raise LaminaFileError(self.display, f"{where} lacks variable {key!r}.")
             dset = self._dataset(group, key, where)
-            name = _attr(dset.attrs.get("name", key))
+            name = _attr(h5_direct.read_attr(dset, "name", key))
             if not isinstance(name, str):
                 raise LaminaFileError(
                     self.display,
@@ -277,38 +285,35 @@ class WeightsReader:
             items.append((name, dset))
         return items
 
-    def _dataset(self, group: h5py.Group, key: str, where: str) -> h5py.Dataset:
+    def _dataset(self, group: Group, key: str, where: str) -> Dataset:
         """The variable dataset `key` of `group`, checked (a hard link to stored data)."""
-        link = group.get(key, getlink=True)
-        if not isinstance(link, h5py.HardLink):
-            raise LaminaFileError(
-                self.display, f"{where}/{key} is a {type(link).__name__}; links are refused."
-            )
-        dset = group[key]
-        if not isinstance(dset, h5py.Dataset):
+        link = h5_direct.link_kind(group, key)
+        if link != "HardLink":
+            raise LaminaFileError(self.display, f"{where}/{key} is a {link}; links are refused.")
+        dset = h5_direct.open_object(group, key)
+        if not isinstance(dset, h5py.h5d.DatasetID):
             raise LaminaFileError(self.display, f"{where}/{key} is not a dataset.")
         self._check(dset, f"{where}/{key}")
         return dset
 
-    def _check(self, dset: h5py.Dataset, where: str) -> None:
+    def _check(self, dset: Dataset, where: str) -> None:
         """Refuse a dataset whose values are not plainly stored inside the file."""
-        numeric = dset.dtype.kind in _NUMERIC_KINDS or _is_bfloat16(dset)
-        if not numeric or dset.dtype.itemsize == 0:
-            raise LaminaFileError(
-                self.display, f"{where} has non-numeric dtype {dset.dtype}; refused."
-            )
-        plist = dset.id.get_create_plist()
+        dtype, shape = dset.dtype, dset.shape
+        numeric = dtype.kind in _NUMERIC_KINDS or _is_bfloat16(dset)
+        if not numeric or dtype.itemsize == 0:
+            raise LaminaFileError(self.display, f"{where} has non-numeric dtype {dtype}; refused.")
+        plist = dset.get_create_plist()
         layout = plist.get_layout()
         if plist.get_external_count() or plist.get_nfilters() or layout not in _STORED_LAYOUTS:
             raise LaminaFileError(
                 self.display,
                 f"{where} uses external, virtual, compressed or filtered storage; refused.",
             )
-        if dset.shape is None:
+        if shape is None:
             raise LaminaFileError(self.display, f"{where} has no shape (a null dataspace).")
-        nbytes = math.prod(dset.shape) * dset.dtype.itemsize
-        self._account(nbytes, where, dset.shape)
-        stored = dset.id.get_storage_size()
+        nbytes = math.prod(shape) * dtype.itemsize
+        self._account(nbytes, where, shape)
+        stored = dset.get_storage_size()
         if stored < nbytes:
             raise LaminaFileError(
                 self.display,
@@ -316,7 +321,7 @@ class WeightsReader:
                 "the file (unwritten or fill-value storage); refused.",
             )
         if layout == h5py.h5d.CONTIGUOUS and nbytes and self._size is not None:
-            offset = dset.id.get_offset()
+            offset = dset.get_offset()
             if offset is None or offset + nbytes > self._size:
                 raise LaminaFileError(
                     self.display,
@@ -361,7 +366,7 @@ class LazyArray:
     """
 
     def __init__(
-        self, dataset: h5py.Dataset, display: str, where: str, checksum_required: bool = False
+        self, dataset: Dataset, display: str, where: str, checksum_required: bool = False
     ) -> None:
         self._dataset = dataset
         self._display = display
@@ -381,7 +386,7 @@ class LazyArray:
             value = _read_aligned(self._dataset)
             if _is_bfloat16(self._dataset):
                 value = value.view(ml_dtypes.bfloat16)
-            stored = self._dataset.attrs.get(CHECKSUM_ATTR)
+            stored = h5_direct.read_attr(self._dataset, CHECKSUM_ATTR)
         except Exception as e:
             raise LaminaFileError(self._display, f"cannot read {self._where} ({e}).") from e
         if stored is None:
@@ -416,14 +421,12 @@ class LazyArray:
         return value
 
 
-def _read_aligned(dataset: h5py.Dataset) -> np.ndarray:
+def _read_aligned(dataset: Dataset) -> np.ndarray:
     """The dataset's values, read straight into a new aligned array (`kit.aligned_empty`:
     a backend can keep it as a variable's memory)."""
     shape, dtype = tuple(dataset.shape), dataset.dtype
-    if not shape or not math.prod(shape):
-        return np.asarray(dataset[()])
-    out = aligned_empty(shape, dtype)
-    dataset.read_direct(out)
+    out = aligned_empty(shape, dtype) if shape and math.prod(shape) else np.empty(shape, dtype)
+    h5_direct.read_into(dataset, out)
     return out
 
 

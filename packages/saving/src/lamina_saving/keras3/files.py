@@ -25,6 +25,7 @@ from typing import Any
 import h5py
 import numpy as np
 
+from lamina_saving import h5_direct
 from lamina_saving._version import __version__
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.graph import ROOT, is_safe_component, saved_values, walk_layers
@@ -32,6 +33,8 @@ from lamina_saving.h5_store import (
     CHECKSUM_ATTR,
     CHECKSUMS,
     FORMAT,
+    Dataset,
+    Group,
     LazyArray,
     WeightsReader,
     write_value,
@@ -75,20 +78,20 @@ class LayoutReader(WeightsReader):
     here; `merge` checks that the shards together hold ``0..n-1``.
     """
 
-    def _index(self) -> dict[str, list[tuple[str, h5py.Dataset]]]:
+    def _index(self) -> dict[str, list[tuple[str, Dataset]]]:
         self.layout = "lamina"
         self.lamina_keys: dict[str, str] = {}
-        if _text(self._file.attrs.get("format")) == FORMAT:
+        if _text(h5_direct.read_attr(self._root, "format")) == FORMAT:
             return super()._index()
         self.layout = "keras"
-        groups: dict[str, list[tuple[str, h5py.Dataset]]] = {}
-        self._collect(self._file, "", groups)
+        groups: dict[str, list[tuple[str, Dataset]]] = {}
+        self._collect(self._root, "", groups)
         return groups
 
-    def _variables(self, group: h5py.Group, where: str) -> list[tuple[str, h5py.Dataset]]:
+    def _variables(self, group: Group, where: str) -> list[tuple[str, Dataset]]:
         if self.layout == "lamina":
             return super()._variables(group, where)
-        keys = list(group)
+        keys = h5_direct.names(group)
         bad = [
             k
             for k in keys
@@ -99,7 +102,7 @@ class LayoutReader(WeightsReader):
         items = []
         for key in sorted(keys, key=int):
             items.append((key, self._dataset(group, key, where)))
-        key = _text(group.attrs.get(LAMINA_PATH))
+        key = _text(h5_direct.read_attr(group, LAMINA_PATH))
         if isinstance(key, str) and (key == "model" or key.startswith("model/")):
             self.lamina_keys[where.rpartition("vars")[0].rstrip("/")] = key
         return items
@@ -173,15 +176,16 @@ def write_weights(path: str | io.IOBase, model: Any) -> None:
     import lamina
 
     with h5py.File(path, "w") as f:
-        f.attrs["lamina_version"] = lamina.__version__
-        f.attrs["lamina_saving_version"] = __version__
-        f.attrs["backend"] = lamina.backend.backend()
-        f.attrs[CHECKSUMS] = CHECKSUM_ATTR  # Keras ignores these; Lamina checks every value
+        h5_direct.write_attr(f.id, "lamina_version", lamina.__version__)
+        h5_direct.write_attr(f.id, "lamina_saving_version", __version__)
+        h5_direct.write_attr(f.id, "backend", lamina.backend.backend())
+        # Keras ignores this; Lamina checks every value.
+        h5_direct.write_attr(f.id, CHECKSUMS, CHECKSUM_ATTR)
         for keras_path, name, key, values in keras_groups(model):
-            group = f.create_group(f"{keras_path}/vars" if keras_path else "vars")
-            group.attrs["name"] = name
+            group = h5_direct.create_group(f.id, f"{keras_path}/vars" if keras_path else "vars")
+            h5_direct.write_attr(group, "name", name)
             if key is not None:
-                group.attrs[LAMINA_PATH] = key
+                h5_direct.write_attr(group, LAMINA_PATH, key)
             for i, value in enumerate(values):
                 write_value(group, str(i), value)
 

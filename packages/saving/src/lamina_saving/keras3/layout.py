@@ -18,6 +18,7 @@ Keras' `Adafactor` and `LossScaleOptimizer` hold variables Lamina's do not (see
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -52,9 +53,10 @@ KERAS_SLOT_GROUPS: dict[str, list[tuple[str, ...]]] = {
 _LEADING = ("iteration", "learning_rate")
 
 
+@functools.lru_cache(maxsize=1024)
 def snake_case(name: str) -> str:
     """A class name as Keras names a saved object after it: ``Conv2DTranspose`` ->
-    ``conv2d_transpose``."""
+    ``conv2d_transpose`` (remembered: every save and load asks again)."""
     name = re.sub(r"\W+", "", name)
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)  # a capitalised word starts a part
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()  # so does lower-to-upper
@@ -107,7 +109,7 @@ def keras_objects(model: Any) -> list[tuple[str, Any]]:
         for attr, child in _children(obj):
             if _is_saveable(child):
                 visit(child, _join(path, attr))
-            elif isinstance(child, (list, tuple, dict)):
+            elif isinstance(child, (list, tuple, dict)) and child:  # an empty one holds none
                 visit_container(child, _join(path, attr), set())
 
     def visit_container(container: Any, path: str, containers: set[int]) -> None:
