@@ -157,6 +157,19 @@ def _call_signature(cls: Any) -> tuple[bool, bool, Any]:
     return training is not None, "mask" in params, default
 
 
+@functools.cache
+def _init_signature(cls: Any) -> tuple[inspect.Signature, str | None, str | None]:
+    """`cls.__init__`'s signature and the names of its ``*args`` and ``**kwargs`` (None
+    where it has none): worked out once per class, as every construction binds to it."""
+    signature = inspect.signature(cls.__init__)
+    kinds = {p.kind: name for name, p in signature.parameters.items()}
+    return (
+        signature,
+        kinds.get(inspect.Parameter.VAR_POSITIONAL),
+        kinds.get(inspect.Parameter.VAR_KEYWORD),
+    )
+
+
 def _json_like(value: Any) -> bool:
     if isinstance(value, _JSON_TYPES):
         return True
@@ -193,18 +206,16 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         # Remember simple constructor arguments, so a subclass without its own get_config
         # still round-trips through configs.
         auto: dict[str, Any] | None = None
+        kind: Any = cls  # a class is hashable, as the per-class cache needs
         try:
-            signature = inspect.signature(cls.__init__)
+            signature, var_positional, var_keyword = _init_signature(kind)
             bound = signature.bind(None, *args, **kwargs)
             bound.apply_defaults()
             auto = dict(bound.arguments)
             auto.pop("self", None)
-            extra: dict[str, Any] = {}
-            for name, param in signature.parameters.items():
-                if param.kind is inspect.Parameter.VAR_KEYWORD and auto is not None:
-                    extra = auto.pop(name, {})
-                elif param.kind is inspect.Parameter.VAR_POSITIONAL and auto is not None:
-                    auto = None if auto.pop(name, ()) else auto
+            extra: dict[str, Any] = auto.pop(var_keyword, {}) if var_keyword else {}
+            if var_positional and auto.pop(var_positional, ()):
+                auto = None
             if auto is not None:
                 auto.update(extra)
                 if not _json_like(auto):
