@@ -657,7 +657,12 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
             self._check_input_spec(args[0])
         if any_symbolic(*args, *kwargs.values()):
             return self._symbolic_call(args, kwargs, mask, given_kwargs)
-        token = _CALL_CONTEXT.set((self if context is None else context[0], training))
+        # Inside another layer's call with the same `training`, the context stays as it is.
+        token = (
+            None
+            if context is not None and training is context[1]
+            else _CALL_CONTEXT.set((self if context is None else context[0], training))
+        )
         # This layer's name scope (as `_name_scope`), set here: a context manager per call
         # costs more than the rest of a small layer's bookkeeping.
         scopes = NAME_SCOPE.get()
@@ -674,7 +679,8 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
         finally:
             if scope is not None:
                 NAME_SCOPE.reset(scope)
-            _CALL_CONTEXT.reset(token)
+            if token is not None:
+                _CALL_CONTEXT.reset(token)
         if self.activity_regularizer is not None:
             for output in tree.flatten(outputs):
                 self.add_loss(self.activity_regularizer(output))
