@@ -113,3 +113,16 @@ def test_names_and_links(tmp_path: Path) -> None:
         }
         assert h5_direct.has(root, "größe") and not h5_direct.has(root, "absent")
         assert isinstance(h5_direct.open_object(root, "b"), h5py.h5g.GroupID)
+
+
+def test_names_that_are_not_utf8_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "a.h5"
+    with h5py.File(path, "w") as f:
+        f.create_group(b"\xff\xfe")
+        f.attrs[b"\xff"] = 1
+    with h5py.File(path, "r") as f:
+        root = h5_direct.root(f)
+        (name,) = h5_direct.names(root)
+        assert h5_direct.link_kind(root, name) == "HardLink"
+        assert isinstance(h5_direct.open_object(root, name), h5py.h5g.GroupID)
+        assert h5_direct.read_attr(root, b"\xff") == 1

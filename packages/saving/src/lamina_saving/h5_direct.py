@@ -38,7 +38,7 @@ def _encoded(name: str) -> tuple[bytes, h5p.PropLCID]:
     except UnicodeEncodeError:
         if h5t.CSET_UTF8 not in _LCPL:
             _LCPL[h5t.CSET_UTF8] = _link_properties(h5t.CSET_UTF8)
-        return name.encode("utf-8"), _LCPL[h5t.CSET_UTF8]
+        return name.encode("utf-8", "surrogateescape"), _LCPL[h5t.CSET_UTF8]
 
 
 def _decoded(name: bytes) -> str:
@@ -79,10 +79,10 @@ def open_object(group: h5g.GroupID, name: str) -> Any:
     return h5o.open(group, _encoded(name)[0])
 
 
-def read_attr(obj: Any, name: str, default: Any = None) -> Any:
+def read_attr(obj: Any, name: str | bytes, default: Any = None) -> Any:
     """Attribute `name` of `obj`, as ``obj.attrs.get(name, default)`` reads it: text as
     `str`, a scalar as a NumPy scalar, `h5py.Empty` for a null dataspace."""
-    key = name.encode("utf-8")
+    key = name if isinstance(name, bytes) else name.encode("utf-8")
     if not h5a.exists(obj, key):
         return default
     attr = h5a.open(obj, key)

@@ -3,7 +3,8 @@
 HDF5 is C code: a damaged or forged file can make it loop forever or crash while parsing
 object headers, and nothing in Python can interrupt that. So before a file is opened
 here, a child process (importing only h5py) walks its structure under a time limit,
-touching everything the in-process reader will: every link, group and attribute, and the
+through the reader's own HDF5 calls (`h5_direct`), touching everything the in-process
+reader will: every link, group and attribute, and the
 metadata of every dataset (type, shape, layout, filters, storage), with the reader's own
 bounds on nesting, object count and the total bytes the datasets declare. Whatever would
 crash or hang the reader crashes or hangs the child first. A child that hangs, dies or
@@ -36,7 +37,7 @@ import sys
 import threading
 from typing import IO, Any
 
-from lamina_saving import zip_member
+from lamina_saving import h5_direct, zip_member
 from lamina_saving.errors import LaminaFileError
 from lamina_saving.h5_store import MAX_DEPTH, MAX_OBJECTS
 
@@ -52,12 +53,21 @@ if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
 
 import h5py
+from h5py import h5a, h5d, h5g
 
-# The byte-range view of lamina_saving/zip_member.py, loaded alone (standard library only).
-spec = importlib.util.spec_from_file_location("lamina_zip_member", sys.argv[1])
-zip_member = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(zip_member)
-MAX_DEPTH, MAX_OBJECTS = int(sys.argv[2]), int(sys.argv[3])
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# lamina_saving's byte-range view (zip_member.py, standard library only) and the reader's
+# own HDF5 calls (h5_direct.py, h5py only), each loaded alone.
+zip_member = load("lamina_zip_member", sys.argv[1])
+h5_direct = load("lamina_h5_direct", sys.argv[2])
+MAX_DEPTH, MAX_OBJECTS = int(sys.argv[3]), int(sys.argv[4])
 
 
 class Refused(Exception):
@@ -65,58 +75,64 @@ class Refused(Exception):
 
 
 def touch(obj):
-    # Every attribute, names then values: whatever the reader asks for is among them.
-    # Returns how many there were: they count towards MAX_OBJECTS like links do.
-    count = 0
-    for name in obj.attrs:
-        obj.attrs[name]
-        count += 1
-        if count > MAX_OBJECTS:
-            raise Refused(f"an object holds more than {MAX_OBJECTS} attributes")
+    # Every attribute, names then values (read as the reader reads them, through
+    # h5_direct): whatever the reader asks for is among them. Returns how many there
+    # were: they count towards MAX_OBJECTS like links do.
+    count = h5a.get_num_attrs(obj)
+    if count > MAX_OBJECTS:
+        raise Refused(f"an object holds more than {MAX_OBJECTS} attributes")
+    names = []
+    h5a.iterate(obj, names.append)
+    for name in names:
+        h5_direct.read_attr(obj, name)
     return count
 
 
-def declared_bytes(dset, size):
+def declared_bytes(dset, where, size):
     # The metadata the reader checks before reading a dataset's values.
-    dset.dtype, dset.chunks, dset.compression, dset.external, dset.is_virtual
-    plist = dset.id.get_create_plist()
-    plist.get_layout(), plist.get_nfilters(), plist.get_external_count()
-    dset.id.get_storage_size(), dset.id.get_offset()
-    nbytes = dset.dtype.itemsize
-    for dim in dset.shape or ():
+    dtype, shape = dset.dtype, dset.shape
+    plist = dset.get_create_plist()
+    layout = plist.get_layout()
+    if layout == h5d.CHUNKED:
+        plist.get_chunk()
+    for index in range(plist.get_nfilters()):
+        plist.get_filter(index)
+    plist.get_external_count()
+    dset.get_storage_size(), dset.get_offset()
+    nbytes = dtype.itemsize
+    for dim in shape or ():
         nbytes *= dim
     if nbytes > size:
-        raise Refused(f"{dset.name} declares shape {dset.shape} ({nbytes} bytes) but the "
-                      f"file has only {size} bytes")
+        raise Refused(f"{where} declares shape {shape} ({nbytes} bytes) but the file has "
+                      f"only {size} bytes")
     return nbytes
 
 
 def walk(root, size):
     # Iterative, bounded like the reader: a group reached twice, nesting deeper than
     # MAX_DEPTH or more than MAX_OBJECTS links and attributes is refused here first.
-    seen, stack, objects, declared = {root.id}, [(root, 0)], touch(root), 0
+    seen, stack, objects, declared = {root}, [(root, "", 0)], touch(root), 0
     while stack:
-        group, depth = stack.pop()
+        group, base, depth = stack.pop()
         len(group)
-        for key in group:
+        for key in h5_direct.names(group):
             objects += 1
             if objects > MAX_OBJECTS:
                 raise Refused(f"it holds more than {MAX_OBJECTS} groups, datasets and attributes")
-            link = group.get(key, getlink=True)
-            if not isinstance(link, h5py.HardLink):
+            if h5_direct.link_kind(group, key) != "HardLink":
                 continue  # refused by the reader by its link alone, never followed
-            key in group
-            item = group[key]
+            h5_direct.has(group, key)
+            item = h5_direct.open_object(group, key)
             objects += touch(item)
-            if isinstance(item, h5py.Group):
-                if item.id in seen:
+            if isinstance(item, h5g.GroupID):
+                if item in seen:
                     raise Refused(f"a group is reached by a second path ({key!r})")
-                seen.add(item.id)
+                seen.add(item)
                 if depth + 1 >= MAX_DEPTH:
                     raise Refused(f"groups nest deeper than {MAX_DEPTH}")
-                stack.append((item, depth + 1))
-            elif isinstance(item, h5py.Dataset):
-                declared += declared_bytes(item, size)
+                stack.append((item, f"{base}/{key}", depth + 1))
+            elif isinstance(item, h5d.DatasetID):
+                declared += declared_bytes(item, f"{base}/{key}", size)
     if declared > size:
         raise Refused(f"its datasets declare {declared} bytes in total, more than its {size}")
 
@@ -134,7 +150,7 @@ def probe(path, member, start, size):
                 size = os.path.getsize(path)
                 source = path
             with h5py.File(source, "r") as f:
-                walk(f, size)
+                walk(h5_direct.root(f), size)
         except Exception as e:  # every failure is the answer: the reader would meet it too
             return f"{type(e).__name__}: {e}"[:500]
     return None
@@ -196,6 +212,7 @@ class _Walker:
                         "-c",
                         _WALK,
                         zip_member.__file__,
+                        h5_direct.__file__,
                         str(MAX_DEPTH),
                         str(MAX_OBJECTS),
                     ],
