@@ -8,6 +8,9 @@ so they made loading its weights take 3 times as long as reading the same datase
 These helpers make the same calls the high-level API makes, and write the same file:
 the same types, dataspaces and creation properties (no timestamps), so files read and
 written here are those Keras 3 and h5py users read.
+
+The probe's child process (`probe`) loads this file alone, beside h5py, to walk a file
+with the reader's own calls: it imports nothing but h5py and NumPy.
 """
 
 from __future__ import annotations

@@ -4,12 +4,12 @@ HDF5 is C code: a damaged or forged file can make it loop forever or crash while
 object headers, and nothing in Python can interrupt that. So before a file is opened
 here, a child process (importing only h5py) walks its structure under a time limit,
 through the reader's own HDF5 calls (`h5_direct`), touching everything the in-process
-reader will: every link, group and attribute, and the
-metadata of every dataset (type, shape, layout, filters, storage), with the reader's own
-bounds on nesting, object count and the total bytes the datasets declare. Whatever would
-crash or hang the reader crashes or hangs the child first. A child that hangs, dies or
-meets any error (an attribute it cannot read, a bound passed) turns into a
-`LaminaFileError`, so the reader only ever opens files that were walked completely.
+reader will: every link, group and attribute, and the metadata of every dataset (type,
+shape, layout, filters, storage), with the reader's own bounds on nesting, object count
+and the total bytes the datasets declare. Whatever would crash or hang the reader
+crashes or hangs the child first. A child that hangs, dies or meets any error (an
+attribute it cannot read, a bound passed) turns into a `LaminaFileError`, so the reader
+only ever opens files that were walked completely.
 
 Starting a Python with h5py costs about 0.1 s, more than loading a small model, so one
 child serves every probe of the process, a request per line on its stdin; a child that
