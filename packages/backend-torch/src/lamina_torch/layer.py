@@ -8,9 +8,6 @@ import torch
 
 from lamina.backend.kit import LayerMixin
 
-_SCALARS = frozenset({bool, int, float, str, bytes, type(None)})
-"""Attribute values that are never torch parameters or modules: set without asking."""
-
 
 class TorchLayerMixin(torch.nn.Module, LayerMixin):
     """Makes `model.parameters()`, `state_dict()` and `torch.optim` work on Lamina layers.
@@ -28,9 +25,8 @@ class TorchLayerMixin(torch.nn.Module, LayerMixin):
     def __setattr__(self, name: str, value: Any) -> None:
         # Plain torch modules and parameters assigned by the user keep torch's bookkeeping;
         # everything else (Lamina layers included) is a plain attribute, which is faster.
-        if type(value) not in _SCALARS and (
-            isinstance(value, torch.nn.Parameter)
-            or (isinstance(value, torch.nn.Module) and not isinstance(value, TorchLayerMixin))
+        if isinstance(value, torch.nn.Parameter) or (
+            isinstance(value, torch.nn.Module) and not isinstance(value, TorchLayerMixin)
         ):
             torch.nn.Module.__setattr__(self, name, value)
         else:

@@ -54,6 +54,9 @@ dtype, an int tensor). The answer depends on nothing else, and asking costs a di
 instead of a dtype check on every call."""
 _LEGACY_SHAPE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
 _JSON_TYPES = (str, int, float, bool, type(None))
+_PLAIN_VALUES = frozenset({bool, int, float, str, bytes, type(None)})
+"""Attribute values no tracking rule matches and no backend's layer mixin registers (a
+torch parameter or module): `Layer.__setattr__` sets them directly."""
 
 
 def _backend_mixin() -> type:
@@ -272,6 +275,9 @@ class Layer(_backend_mixin(), Operation):  # type: ignore[misc]
 
     # --- tracking ------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
+        if type(value) in _PLAIN_VALUES:  # most attributes: nothing to track or register
+            object.__setattr__(self, name, value)
+            return
         tracker = self.__dict__.get("_tracker")
         if tracker is not None and not name.startswith("__"):
             value = tracker.track(value)

@@ -13,9 +13,6 @@ from typing import Any
 
 import optree
 
-_SCALARS = frozenset({bool, int, float, str, bytes, type(None)})
-"""Types no tracking rule matches and that hold nothing: stored as they are."""
-
 
 class Tracker:
     """Sorts values into named collections by a predicate per collection.
@@ -36,8 +33,6 @@ class Tracker:
 
     def track(self, value: Any) -> Any:
         """Record `value` (or the trackables inside it) and return what to store."""
-        if type(value) in _SCALARS:  # most attributes a layer sets: nothing to track
-            return value
         if isinstance(value, (TrackedList, TrackedDict)):
             return value
         if isinstance(value, list):
